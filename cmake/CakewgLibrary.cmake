@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# cakewg_library(NAME DIR [LIBS ...]): a static library of every .c file in DIR.
+function(cakewg_library name dir)
+	cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
+	file(GLOB srcs CONFIGURE_DEPENDS ${dir}/*.c)
+	if(srcs)
+		add_library(${name} STATIC ${srcs})
+	else()
+		add_library(${name} INTERFACE)
+	endif()
+	get_target_property(kind ${name} TYPE)
+	if(kind STREQUAL "INTERFACE_LIBRARY")
+		target_link_libraries(${name} INTERFACE ${ARG_LIBS})
+	else()
+		target_link_libraries(${name} PUBLIC ${ARG_LIBS})
+	endif()
+endfunction()
