@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ChaCha20-Poly1305 (RFC 8439, IETF: 96-bit nonce = 4 zero bytes || LE64 counter)
- * and XChaCha20-Poly1305 (24-byte nonce), over libsodium. In place is allowed (dst == src).
+ * and XChaCha20-Poly1305 (24-byte nonce), over libsodium. In place is allowed (dst == src);
+ * otherwise dst and src must not overlap.
+ *
+ * Decryption checks the tag before it writes anything: on failure dst receives zeros,
+ * never plaintext (libsodium's *_decrypt_detached). libsodium only picks its SIMD
+ * ChaCha20 and Poly1305 code in sodium_init(); without it the portable code runs.
  */
 #ifndef CAKEWG_CRYPTO_AEAD_H
 #define CAKEWG_CRYPTO_AEAD_H
@@ -15,17 +20,27 @@
 enum cw_aead_lengths {
 	CW_AEAD_KEY_LEN = 32,
 	CW_AEAD_TAG_LEN = 16,
+	CW_AEAD_NONCE_LEN = 12,
 	CW_XAEAD_NONCE_LEN = 24,
 };
 
 /* dst receives len bytes of ciphertext followed by the 16-byte tag. */
 void cw_aead_encrypt(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad, size_t ad_len,
 		     uint64_t counter, const uint8_t key[CW_AEAD_KEY_LEN]);
-/* src_len includes the tag; dst receives src_len - 16 bytes. False (dst untouched semantics
- * not guaranteed) when src_len < 16 or authentication fails. */
+/* src_len includes the tag; dst receives src_len - 16 bytes. False when src_len < 16 (dst
+ * untouched) or authentication fails (dst zeroed: no plaintext is released). */
 CW_MUST_CHECK bool cw_aead_decrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
 				   const uint8_t *ad, size_t ad_len, uint64_t counter,
 				   const uint8_t key[CW_AEAD_KEY_LEN]);
+
+/* The same with an arbitrary 96-bit RFC 8439 nonce (cw_aead_* build theirs from counter). */
+void cw_aead_encrypt_nonce(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad,
+			   size_t ad_len, const uint8_t nonce[CW_AEAD_NONCE_LEN],
+			   const uint8_t key[CW_AEAD_KEY_LEN]);
+CW_MUST_CHECK bool cw_aead_decrypt_nonce(uint8_t *dst, const uint8_t *src, size_t src_len,
+					 const uint8_t *ad, size_t ad_len,
+					 const uint8_t nonce[CW_AEAD_NONCE_LEN],
+					 const uint8_t key[CW_AEAD_KEY_LEN]);
 
 void cw_xaead_encrypt(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad,
 		      size_t ad_len, const uint8_t nonce[CW_XAEAD_NONCE_LEN],
