@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The configuration model and its address helpers (src/core/devconf.c, ipaddr.c). */
+#include <criterion/criterion.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/core/devconf.h"
+#include "src/core/ipaddr.h"
+#include "tests/support/det_rng.h"
+
+static void fmt(const char *in, const char *want)
+{
+	struct wg_ipaddr a;
+	char out[WG_IPADDR_STRLEN];
+
+	cr_assert(wg_ipaddr_parse(&a, in, strlen(in)), "parse `%s'", in);
+	wg_ipaddr_format(out, &a);
+	cr_assert_str_eq(out, want, "format of `%s'", in);
+}
+
+/* RFC 5952 section 4 (and 5 for the mapped form), the rules Go's netip prints by. */
+Test(ipaddr, rfc5952_format)
+{
+	fmt("1.2.3.4", "1.2.3.4");
+	fmt("0.0.0.0", "0.0.0.0");
+	fmt("255.255.255.255", "255.255.255.255");
+	fmt("::", "::");
+	fmt("::1", "::1");
+	fmt("1::", "1::");
+	fmt("2001:DB8::A", "2001:db8::a");				 /* 4.3: lowercase */
+	fmt("2001:0db8:0000:0000:0000:0000:0002:0001", "2001:db8::2:1"); /* 4.1, 4.2.1 */
+	fmt("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1");		 /* 4.2.2: lone 0 */
+	fmt("2001:0:0:1:0:0:0:1", "2001:0:0:1::1");			 /* 4.2.3: longest */
+	fmt("2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1");		 /* 4.2.3: first */
+	fmt("::ffff:192.0.2.1", "::ffff:192.0.2.1");			 /* 5: mapped */
+	fmt("::ffff:c000:201", "::ffff:192.0.2.1");
+	fmt("fe80::1:2:3:4", "fe80::1:2:3:4");
+	fmt("1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8");
+}
+
+/*
+ * glibc's inet_ntop follows the same rules except for the deprecated IPv4-compatible
+ * form (::a.b.c.d), which it prints dotted and Go does not: compare everything else.
+ */
+Test(ipaddr, format_matches_inet_ntop)
+{
+	struct det_rng r = {.state = 5952};
+
+	for (int i = 0; i < 20000; i++) {
+		struct wg_ipaddr a = {.family = AF_INET6};
+		char want[INET6_ADDRSTRLEN], got[WG_IPADDR_STRLEN];
+		uint64_t zeros = det_rng_next(&r);
+		bool leading_zero = true;
+
+		det_rng_fill(&r, a.bytes, sizeof(a.bytes));
+		for (int g = 0; g < 8; g++) {
+			if ((zeros >> g) & (zeros >> (g + 8)) & 1)
+				a.bytes[2 * g] = a.bytes[2 * g + 1] = 0;
+		}
+		for (int g = 0; g < 6; g++)
+			leading_zero &= !a.bytes[2 * g] && !a.bytes[2 * g + 1];
+		if (leading_zero)
+			continue;
+		inet_ntop(AF_INET6, a.bytes, want, sizeof(want));
+		wg_ipaddr_format(got, &a);
+		cr_assert_str_eq(got, want);
+	}
+}
+
+Test(ipaddr, parse_rejects)
+{
+	static const char *const bad[] = {
+		"",
+		"1.2.3",
+		"1.2.3.4.5",
+		"01.2.3.4",
+		"256.1.1.1",
+		"1.2.3.4 ",
+		" 1.2.3.4",
+		"1.2.3.-4",
+		"0x1.2.3.4",
+		"::g",
+		":::",
+		"1::2::3",
+		"fe80::1%2",
+		"[::1]",
+		"12345::",
+		"1:2:3:4:5:6:7:8:9",
+		"host.example",
+		"1.2.3.4/8",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct wg_ipaddr a;
+
+		cr_assert_not(wg_ipaddr_parse(&a, bad[i], strlen(bad[i])), "accepted `%s'", bad[i]);
+		cr_assert_eq(a.family, AF_UNSPEC);
+	}
+	/* An embedded NUL must not end the string early. */
+	cr_assert_not(wg_ipaddr_parse(&(struct wg_ipaddr){0}, "1.2.3.4\0x", 9));
+}
+
+Test(ipaddr, prefix_parse)
+{
+	static const struct {
+		const char *s;
+		enum wg_ipaddr_prefix_syntax syntax;
+		enum wg_ipaddr_prefix_parse want;
+		const char *text; /* formatted back */
+	} t[] = {
+		{"10.0.0.0/8", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_OK, "10.0.0.0/8"},
+		{"10.0.0.1", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_OK, "10.0.0.1/32"},
+		{"fd00::1", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_OK, "fd00::1/128"},
+		{"10.0.0.0/08", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_OK, "10.0.0.0/8"},
+		{"0.0.0.0/0", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_OK, "0.0.0.0/0"},
+		{"::/0", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_OK, "::/0"},
+		{"1.2.3.4/32", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_OK, "1.2.3.4/32"},
+		{"::1/128", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_OK, "::1/128"},
+		{"10.0.0.0/08", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"10.0.0.1", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"10.0.0.0/33", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"::/129", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"10.0.0.0/", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"10.0.0.0/+8", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"10.0.0.0/8/9", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_CIDR, NULL},
+		{"10.0.0/8", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_ADDR, NULL},
+		{"/8", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_ADDR, NULL},
+		{"", WG_IPADDR_PREFIX_CIDR_OPTIONAL, WG_IPADDR_PREFIX_BAD_ADDR, NULL},
+		{"fe80::1%2/64", WG_IPADDR_PREFIX_CIDR_REQUIRED, WG_IPADDR_PREFIX_BAD_ADDR, NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct wg_ipaddr_prefix p;
+		char out[WG_IPADDR_PREFIX_STRLEN];
+
+		cr_assert_eq(wg_ipaddr_prefix_parse(&p, t[i].s, strlen(t[i].s), t[i].syntax),
+			     t[i].want, "`%s'", t[i].s);
+		if (!t[i].text)
+			continue;
+		wg_ipaddr_prefix_format(out, &p);
+		cr_assert_str_eq(out, t[i].text);
+	}
+}
+
+Test(ipaddr, host_bits_and_mask)
+{
+	static const struct {
+		const char *in;
+		bool host_bits;
+		const char *masked;
+	} t[] = {
+		{"10.1.2.3/8", true, "10.0.0.0/8"},
+		{"10.0.0.0/8", false, "10.0.0.0/8"},
+		{"10.1.2.3/32", false, "10.1.2.3/32"},
+		{"10.1.2.3/0", true, "0.0.0.0/0"},
+		{"10.1.2.255/31", true, "10.1.2.254/31"},
+		{"10.1.2.3/23", true, "10.1.2.0/23"},
+		{"fd00::1/64", true, "fd00::/64"},
+		{"fd00:1:2:3:8000::/65", false, "fd00:1:2:3:8000::/65"},
+		{"fd00:1:2:3:c000::/65", true, "fd00:1:2:3:8000::/65"},
+		{"::1/127", true, "::/127"},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct wg_ipaddr_prefix p;
+		char out[WG_IPADDR_PREFIX_STRLEN];
+
+		cr_assert_eq(wg_ipaddr_prefix_parse(&p, t[i].in, strlen(t[i].in),
+						    WG_IPADDR_PREFIX_CIDR_REQUIRED),
+			     WG_IPADDR_PREFIX_OK);
+		cr_assert_eq(wg_ipaddr_prefix_has_host_bits(&p), t[i].host_bits, "%s", t[i].in);
+		wg_ipaddr_prefix_mask(&p);
+		cr_assert_not(wg_ipaddr_prefix_has_host_bits(&p));
+		wg_ipaddr_prefix_format(out, &p);
+		cr_assert_str_eq(out, t[i].masked);
+	}
+}
+
+Test(ipaddr, endpoint_split)
+{
+	static const struct {
+		const char *s;
+		enum wg_ipaddr_endpoint_split want;
+		const char *host, *port;
+	} t[] = {
+		{"1.2.3.4:51820", WG_IPADDR_ENDPOINT_SPLIT_OK, "1.2.3.4", "51820"},
+		{"[::1]:5", WG_IPADDR_ENDPOINT_SPLIT_OK, "::1", "5"},
+		{"host.example:1", WG_IPADDR_ENDPOINT_SPLIT_OK, "host.example", "1"},
+		{"fe80::1:51820", WG_IPADDR_ENDPOINT_SPLIT_OK, "fe80::1", "51820"},
+		{":1", WG_IPADDR_ENDPOINT_SPLIT_OK, "", "1"},
+		{"[]:1", WG_IPADDR_ENDPOINT_SPLIT_OK, "", "1"},
+		{"[::1:5", WG_IPADDR_ENDPOINT_SPLIT_NO_BRACE, NULL, NULL},
+		{"[::1]5", WG_IPADDR_ENDPOINT_SPLIT_NO_PORT, NULL, NULL},
+		{"[::1]:", WG_IPADDR_ENDPOINT_SPLIT_NO_PORT, NULL, NULL},
+		{"[::1]", WG_IPADDR_ENDPOINT_SPLIT_NO_PORT, NULL, NULL},
+		{"1.2.3.4", WG_IPADDR_ENDPOINT_SPLIT_NO_PORT, NULL, NULL},
+		{"1.2.3.4:", WG_IPADDR_ENDPOINT_SPLIT_NO_PORT, NULL, NULL},
+		{"", WG_IPADDR_ENDPOINT_SPLIT_NO_PORT, NULL, NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *host = NULL, *port = NULL;
+		size_t hl = 0, pl = 0;
+
+		cr_assert_eq(
+			wg_ipaddr_endpoint_split(t[i].s, strlen(t[i].s), &host, &hl, &port, &pl),
+			t[i].want, "`%s'", t[i].s);
+		if (t[i].want != WG_IPADDR_ENDPOINT_SPLIT_OK)
+			continue;
+		cr_assert_eq(hl, strlen(t[i].host));
+		cr_assert_eq(memcmp(host, t[i].host, hl), 0);
+		cr_assert_eq(pl, strlen(t[i].port));
+		cr_assert_eq(memcmp(port, t[i].port, pl), 0);
+	}
+}
+
+/* The UAPI form (Go's netip.ParseAddrPort), parsed and printed back. */
+Test(ipaddr, endpoint_parse_strict)
+{
+	static const struct {
+		const char *s;
+		const char *back; /* NULL: must be refused */
+	} t[] = {
+		{"1.2.3.4:51820", "1.2.3.4:51820"},
+		{"1.2.3.4:0", "1.2.3.4:0"},
+		{"1.2.3.4:065535", "1.2.3.4:65535"},
+		{"[2001:db8::1]:51820", "[2001:db8::1]:51820"},
+		{"[2001:DB8:0::1]:1", "[2001:db8::1]:1"},
+		{"[fe80::1%3]:7", "[fe80::1%3]:7"},
+		{"[::ffff:1.2.3.4]:9", "[::ffff:1.2.3.4]:9"},
+		{"1.2.3.4:65536", NULL},
+		{"1.2.3.4:-1", NULL},
+		{"1.2.3.4:http", NULL},
+		{"[1.2.3.4]:5", NULL},	     /* brackets only for IPv6 */
+		{"2001:db8::1:51820", NULL}, /* IPv6 needs brackets */
+		{"[fe80::1%eth0]:7", NULL},  /* named zones need the edge */
+		{"1.2.3.4%2:7", NULL},
+		{"host.example:1", NULL},
+		{"[::1]:", NULL},
+		{":1", NULL},
+		{"", NULL},
+		{"1.2.3.4: 5", NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		union wg_ipaddr_sockaddr sa;
+		char out[WG_IPADDR_ENDPOINT_STRLEN];
+		int ret = wg_ipaddr_endpoint_parse(&sa, t[i].s, strlen(t[i].s));
+
+		if (!t[i].back) {
+			cr_assert_eq(ret, -EINVAL, "accepted `%s'", t[i].s);
+			cr_assert_not(wg_ipaddr_endpoint_is_set(&sa));
+			continue;
+		}
+		cr_assert_eq(ret, 0, "refused `%s'", t[i].s);
+		cr_assert(wg_ipaddr_endpoint_is_set(&sa));
+		wg_ipaddr_endpoint_format(out, &sa);
+		cr_assert_str_eq(out, t[i].back);
+	}
+}
+
+Test(ipaddr, endpoint_sockaddr_fields)
+{
+	union wg_ipaddr_sockaddr sa;
+
+	cr_assert_eq(wg_ipaddr_endpoint_parse(&sa, "10.9.8.7:4660", 13), 0);
+	cr_assert_eq(sa.addr4.sin_family, AF_INET);
+	cr_assert_eq(sa.addr4.sin_port, htons(4660));
+	cr_assert_eq(sa.addr4.sin_addr.s_addr, htonl(0x0a090807));
+	cr_assert_eq(wg_ipaddr_endpoint_parse(&sa, "[fe80::2%9]:1", 13), 0);
+	cr_assert_eq(sa.addr6.sin6_family, AF_INET6);
+	cr_assert_eq(sa.addr6.sin6_scope_id, 9);
+	cr_assert_eq(sa.addr6.sin6_port, htons(1));
+	cr_assert_eq(sa.addr6.sin6_addr.s6_addr[0], 0xfe);
+	cr_assert_eq(sa.addr6.sin6_addr.s6_addr[15], 2);
+}
+
+Test(devconf, peers_and_wiping_free)
+{
+	struct wg_devconf *conf = wg_devconf_new();
+	uint8_t key[WG_ENCODING_KEY_LEN];
+
+	cr_assert(conf);
+	cr_assert_eq(conf->flags, 0);
+	for (int i = 0; i < 100; i++) {
+		struct wg_devconf_peer *p = wg_devconf_add_peer(conf);
+
+		cr_assert(p);
+		memset(p->public_key, i, sizeof(p->public_key));
+		p->flags |= WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
+		for (int j = 0; j < i % 7; j++) {
+			struct wg_ipaddr_prefix pfx = {.addr.family = AF_INET, .cidr = 32};
+
+			pfx.addr.bytes[3] = (uint8_t)j;
+			cr_assert_eq(wg_devconf_peer_add_allowedip(p, &pfx, 0), 0);
+		}
+	}
+	cr_assert_eq(conf->n_peers, 100);
+	memset(key, 42, sizeof(key));
+	cr_assert_eq(wg_devconf_find_peer(conf, key), conf->peers[42]);
+	cr_assert_eq(conf->peers[13]->n_allowedips, 6);
+	cr_assert_eq(conf->peers[13]->allowedips[5].prefix.addr.bytes[3], 5);
+	memset(key, 200, sizeof(key));
+	cr_assert_null(wg_devconf_find_peer(conf, key));
+	/* A peer without HAS_PUBLIC_KEY is never found, even with a matching array. */
+	conf->peers[42]->flags = 0;
+	memset(key, 42, sizeof(key));
+	cr_assert_null(wg_devconf_find_peer(conf, key));
+	wg_devconf_peer_clear_allowedips(conf->peers[13]);
+	cr_assert_eq(conf->peers[13]->n_allowedips, 0);
+	wg_devconf_free(conf);
+	wg_devconf_free(NULL);
+}
+
+Test(devconf, strings_and_lists)
+{
+	struct wg_devconf *conf = wg_devconf_new();
+
+	cr_assert_eq(wg_devconf_set_string(&conf->cake, "bandwidth 10Mbit", 9), 0);
+	cr_assert_str_eq(conf->cake, "bandwidth");
+	cr_assert_eq(wg_devconf_set_string(&conf->cake, "", 0), 0);
+	cr_assert_str_eq(conf->cake, "");
+	for (int i = 0; i < 50; i++) {
+		char s[16];
+
+		snprintf(s, sizeof(s), "hook %d", i);
+		cr_assert_eq(wg_devconf_strlist_add(&conf->post_up, s, strlen(s)), 0);
+	}
+	cr_assert_eq(conf->post_up.n, 50);
+	cr_assert_str_eq(conf->post_up.v[49], "hook 49");
+	wg_devconf_free(conf);
+}
+
+Test(devconf, buf_grows_and_wipes)
+{
+	struct wg_devconf_buf b = {0};
+	size_t want = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		wg_devconf_buf_printf(&b, "line %d\n", i);
+		want += (size_t)snprintf(NULL, 0, "line %d\n", i);
+	}
+	wg_devconf_buf_append(&b, "end", 3);
+	cr_assert_not(b.failed);
+	cr_assert_eq(b.len, want + 3);
+	cr_assert_eq(strlen(b.data), b.len);
+	cr_assert_eq(strncmp(b.data, "line 0\nline 1\n", 14), 0);
+	cr_assert_str_eq(b.data + b.len - 12, "line 999\nend");
+	wg_devconf_buf_wipe(&b);
+	cr_assert_null(b.data);
+	cr_assert_eq(b.len, 0);
+}
