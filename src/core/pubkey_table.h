@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Peers by static public key: the responder's way from a decrypted initiation to the peer
+ * that sent it, and the UAPI's way from `public_key=` to a peer. Keys are hashed with
+ * SipHash under a per-table random key, so nobody can choose keys that pile up in one
+ * probe run, and stored keys are compared in constant time. Peers are opaque.
+ *
+ * Open addressing (linear probing, backward-shift deletion), doubling at half load and
+ * halving at an eighth; lookups never allocate.
+ */
+#ifndef CAKEWG_SRC_CORE_PUBKEY_TABLE_H
+#define CAKEWG_SRC_CORE_PUBKEY_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qdisc/siphash.h"
+#include "src/core/messages.h"
+#include "src/core/rng.h"
+
+enum wg_pubkey_table_limits {
+	WG_PUBKEY_TABLE_MAX_ENTRIES = MAX_PEERS,
+	WG_PUBKEY_TABLE_MIN_SLOTS = 16,
+};
+
+struct wg_pubkey_slot;
+
+struct wg_pubkey_table {
+	struct wg_pubkey_slot *slots; /* NULL until the first insert */
+	size_t size;		      /* slots, a power of two, or 0 */
+	size_t count;
+	struct cake_siphash_key hash_key; /* secret: wiped by deinit */
+};
+
+/* Draws the hash key from rng; the table starts empty. */
+void wg_pubkey_table_init(struct wg_pubkey_table *t, const struct wg_rng *rng);
+void wg_pubkey_table_deinit(struct wg_pubkey_table *t);
+
+/*
+ * Files peer under key. Returns 0, -EINVAL (NULL peer), -EEXIST (key already present; the
+ * table is unchanged), -ENOSPC (WG_PUBKEY_TABLE_MAX_ENTRIES peers) or -ENOMEM.
+ */
+int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
+			   void *peer);
+
+/* Removes key if it maps to peer. Returns 0 or -ENOENT. */
+int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
+			   const void *peer);
+
+/* The peer filed under key, or NULL. */
+void *wg_pubkey_table_lookup(const struct wg_pubkey_table *t,
+			     const uint8_t key[NOISE_PUBLIC_KEY_LEN]);
+
+size_t wg_pubkey_table_count(const struct wg_pubkey_table *t);
+
+#endif
