@@ -10,10 +10,11 @@
  *    (the kernel applies TCA_CAKE_RAW after TCA_CAKE_OVERHEAD);
  *  - `raw` and `docsis` reset the ATM mode, `ethernet` and `ether-vlan` leave it.
  *
- * Deliberate differences from tc, each where tc silently ignores what was asked:
+ * Deliberate differences from tc, mostly where tc silently ignores what was asked:
  * `mpu 0`, `memlimit 0` and `fwmark 0` are applied (tc drops them from its netlink
- * request), `bandwidth 0` means unlimited, a non-zero rate that rounds down to
- * 0 bytes/s and `rtt 0` are errors, and numbers may not start with a sign.
+ * request); `bandwidth 0` means unlimited; `bandwidth unlimited`, which tc prints
+ * but cannot read, is accepted; a non-zero rate that rounds down to 0 bytes/s and
+ * `rtt 0` are errors; numbers may not start with a sign.
  */
 #include "qdisc/cake_parse.h"
 
@@ -544,8 +545,12 @@ static int apply_flag(struct pstate *st, const struct keyword *kw)
 
 static int apply_rate_value(struct pstate *st, const struct keyword *kw, const struct words *w)
 {
-	uint64_t rate;
-	int ret = cake_parse_rate(w->buf, &rate);
+	uint64_t rate = 0;
+	int ret = 0;
+
+	/* tc prints "bandwidth unlimited" but cannot read it back; we can. */
+	if (strcmp(w->buf, "unlimited"))
+		ret = cake_parse_rate(w->buf, &rate);
 
 	if (ret || w->too_long)
 		return bad_value(st, kw, w, ret, "8bit..2^53bit (1 byte/s and up)");

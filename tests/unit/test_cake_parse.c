@@ -435,6 +435,10 @@ Test(cake_parse, shaper_interplay)
 	o = parse_ok("bandwidth 0");
 	cr_expect_eq(o.rate_bytes_per_sec, 0);
 	cr_expect(o.present & CAKE_OPT_RATE);
+	o = parse_ok("bandwidth 5mbit autorate-ingress bandwidth unlimited");
+	cr_expect_eq(o.rate_bytes_per_sec, 0);
+	cr_expect_not(o.autorate_ingress);
+	cr_expect(o.present & CAKE_OPT_RATE);
 	o = parse_ok("bandwidth 1mbit bandwidth 2mbit");
 	cr_expect_eq(o.rate_bytes_per_sec, 250000);
 }
