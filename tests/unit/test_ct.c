@@ -87,6 +87,7 @@ Test(ct, is_zero_every_bit)
 			z[i] = (uint8_t)(1u << bit);
 			cr_assert_not(cw_is_zero(z, LEN), "byte %zu bit %d", i, bit);
 			cr_assert(cw_is_zero(z, i), "prefix before byte %zu", i);
+			cr_assert_not(cw_is_zero(z, i + 1), "prefix through byte %zu", i);
 		}
 	}
 }
