@@ -20,7 +20,8 @@ struct cw_blake2s {
 	size_t outlen;
 };
 
-/* outlen 1..32; keylen 0..32 (key may be NULL when keylen is 0). */
+/* outlen 1..32; keylen 0..32 (key may be NULL when keylen is 0). Any other length is a
+ * caller bug that would overflow a buffer: it abort()s. */
 void cw_blake2s_init(struct cw_blake2s *s, size_t outlen, const uint8_t *key, size_t keylen);
 void cw_blake2s_update(struct cw_blake2s *s, const uint8_t *in, size_t inlen);
 /* Writes s->outlen bytes and wipes the state. */

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* X25519 (RFC 7748) over libsodium, rejecting all-zero shared secrets. */
+/*
+ * X25519 (RFC 7748) over libsodium, rejecting all-zero shared secrets. Outputs are zeroed
+ * on failure and may alias the inputs. libsodium picks its faster (AVX) code only in
+ * sodium_init(); without it the portable code gives the same results.
+ */
 #ifndef CAKEWG_CRYPTO_X25519_H
 #define CAKEWG_CRYPTO_X25519_H
 
