@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The device: one WireGuard interface as the protocol sees it. It owns the static
+ * identity, the peers and the tables that find them (public key, receiver index,
+ * allowed IPs), the cookie checker and rate limiter, the packet pools and the egress
+ * queue. It does no I/O: the edge drives it with packets and the time, and it acts
+ * through struct wg_io_ops.
+ *
+ *   egress:  wg_device_tx(dev, pkt)  -> peer by allowed IP -> staged, or egress queue
+ *            wg_device_tx_flush(dev) -> dequeue -> encrypt (nonces in dequeue order) ->
+ *                                       ops->send_data, until it answers "full"
+ *   ingress: wg_device_rx(dev, pkt)  -> handshake / cookie / data -> ops->tun_write
+ *   timers:  wg_device_next_deadline(dev), wg_device_run_timers(dev)
+ *
+ * Every entry point takes the monotonic time in ns; wall time (for TAI64N timestamps and
+ * reporting) is derived from the offset the edge sets with wg_device_set_clock().
+ */
+#ifndef CAKEWG_SRC_CORE_DEVICE_H
+#define CAKEWG_SRC_CORE_DEVICE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "src/core/allowedips.h"
+#include "src/core/clock.h"
+#include "src/core/cookie.h"
+#include "src/core/devconf.h"
+#include "src/core/egress.h"
+#include "src/core/index.h"
+#include "src/core/noise.h"
+#include "src/core/peer.h"
+#include "src/core/pubkey_table.h"
+#include "src/core/pkt.h"
+#include "src/core/ratelimiter.h"
+#include "src/core/rng.h"
+
+enum wg_log_level {
+	WG_LOG_ERROR = 1,
+	WG_LOG_INFO = 2,
+	WG_LOG_DEBUG = 3,
+};
+
+struct wg_io_ops {
+	void *ctx;
+	/*
+	 * Takes an encrypted data message (wg_pkt_msg(pkt), pkt->msg_len) for ep. Returns 0
+	 * when it took ownership, or -EAGAIN when the underlay cannot take more now: the
+	 * packet stays with the device, which retries after wg_device_tx_flush() is called
+	 * again (on writability). Never drops.
+	 */
+	int (*send_data)(void *ctx, const struct wg_endpoint *ep, struct wg_pkt *pkt);
+	/* Sends a handshake, cookie or keepalive message now, ahead of queued data. Best
+	 * effort: the protocol's timers retry what is lost. */
+	void (*send_control)(void *ctx, const struct wg_endpoint *ep, const uint8_t *msg,
+			     size_t len);
+	/* Takes a decrypted packet (pkt->cp.data, pkt->cp.len) for the TUN device. */
+	void (*tun_write)(void *ctx, struct wg_pkt *pkt);
+	void (*log)(void *ctx, enum wg_log_level level, const char *fmt, va_list ap);
+};
+
+/* Counters of what the device dropped or refused, by reason (never silent). */
+struct wg_device_stats {
+	uint64_t rx_malformed;	     /* too short, unknown type, wrong length */
+	uint64_t rx_invalid_mac;     /* handshake messages failing mac1 (or mac2 under load) */
+	uint64_t rx_ratelimited;     /* initiations over the per-source rate */
+	uint64_t rx_handshake_bad;   /* failed to authenticate, replayed, flooded, unknown */
+	uint64_t rx_cookie_bad;	     /* cookie replies we could not use */
+	uint64_t rx_no_keypair;	     /* data for an unknown or expired index */
+	uint64_t rx_auth_failed;     /* data that failed to authenticate */
+	uint64_t rx_replayed;	     /* authentic data with a seen counter */
+	uint64_t rx_bad_source;	     /* inner source outside the peer's allowed IPs */
+	uint64_t rx_bad_inner;	     /* inner packet not IPv4/IPv6 or truncated */
+	uint64_t rx_ecn_drops;	     /* outer CE over a not-ECT inner packet (RFC 6040) */
+	uint64_t tx_no_peer;	     /* no allowed IP covers the destination */
+	uint64_t tx_no_endpoint;     /* the peer has no endpoint yet */
+	uint64_t tx_bad_packet;	     /* not an IP packet, or larger than the MTU */
+	uint64_t tx_nomem;	     /* out of packet buffers */
+	uint64_t cookie_replies_sent;
+	uint64_t under_load_events;
+};
+
+struct wg_device {
+	struct wg_io_ops ops;
+	struct wg_rng rng;
+	char name[16];
+	int64_t wall_offset_ns; /* wall time = monotonic + offset */
+	uint64_t now_ns;	/* the time of the current call, for the upcalls */
+
+	struct wg_noise_identity identity;
+	struct wg_cookie_checker cookie_checker;
+	struct wg_ratelimiter ratelimiter;
+	struct wg_index_table index;
+	struct wg_pubkey_table peers_by_key;
+	struct wg_allowedips allowedips;
+	struct wg_peer *peers_head, *peers_tail;
+	uint32_t n_peers;
+	uint64_t next_peer_id;
+
+	uint16_t listen_port;
+	uint32_t fwmark;
+	uint32_t mtu;
+
+	struct wg_pktpool pool;	      /* MTU-sized buffers */
+	struct wg_pktpool pool_large; /* 64 KiB super-packets */
+	struct wg_egress egress;
+	struct wg_pkt *tx_held;	      /* encrypted, refused by the underlay: goes first */
+
+	/* Handshake load: messages seen in the current one-second window. */
+	uint64_t hs_window_start_ns;
+	uint32_t hs_window_count;
+	uint64_t last_under_load_ns;
+	struct wg_device_stats stats;
+};
+
+int wg_device_init(struct wg_device *dev, const char *name, const struct wg_io_ops *ops,
+		   const struct wg_rng *rng, uint64_t now_ns);
+/* Frees every peer, packet and table and wipes every key. */
+void wg_device_deinit(struct wg_device *dev);
+
+/* Sets wall time = now_ns + offset for the calls that follow. */
+void wg_device_set_clock(struct wg_device *dev, uint64_t now_ns, const struct wg_walltime *wall);
+void wg_device_set_mtu(struct wg_device *dev, uint32_t mtu);
+
+/* Applies a UAPI `set` (or a whole config): all or nothing as far as validation goes.
+ * Returns 0 or -errno (the UAPI errno). Listen port and fwmark changes are recorded in the
+ * device; the edge rebinds sockets when they differ. */
+int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64_t now_ns);
+/* A snapshot for UAPI `get`. NULL when out of memory. */
+struct wg_devconf *wg_device_snapshot(const struct wg_device *dev, uint64_t now_ns);
+
+/* Peers by public key; add (NULL when out of memory or at MAX_PEERS) and remove. */
+struct wg_peer *wg_device_find_peer(struct wg_device *dev, const uint8_t pub[NOISE_PUBLIC_KEY_LEN]);
+struct wg_peer *wg_device_add_peer(struct wg_device *dev, const uint8_t pub[NOISE_PUBLIC_KEY_LEN]);
+void wg_device_remove_peer(struct wg_device *dev, struct wg_peer *peer);
+
+/* Buffers for the edge to read into. */
+struct wg_pkt *wg_device_pkt_get(struct wg_device *dev, bool large);
+void wg_device_pkt_put(struct wg_device *dev, struct wg_pkt *pkt);
+
+/* Egress: takes an IP packet read from TUN (pkt->cp.data, pkt->cp.len). */
+void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
+/* Sends queued data until the underlay is full or nothing is eligible. Returns true when
+ * packets remain (then *next_ns, if not 0, is when the queue can send next; 0 means "when
+ * the underlay is writable"). */
+bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_ns);
+
+/* Ingress: takes a received UDP payload (at wg_pkt_msg(pkt), pkt->msg_len) whose source is
+ * pkt->src. */
+void wg_device_rx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
+
+/* The earliest timer deadline over all peers and housekeeping; UINT64_MAX if none. */
+uint64_t wg_device_next_deadline(const struct wg_device *dev);
+void wg_device_run_timers(struct wg_device *dev, uint64_t now_ns);
+
+/* Logging through ops->log, prefixed with the interface name. */
+void wg_device_log(struct wg_device *dev, enum wg_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

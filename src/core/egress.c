@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include "src/core/egress.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "crypto/ct.h"
+#include "qdisc/ackfilter.h"
+#include "qdisc/cake_parse.h"
+#include "qdisc/csum.h"
+#include "qdisc/ecn.h"
+#include "qdisc/flowkey.h"
+#include "src/core/device.h"
+#include "src/core/keypair.h"
+
+enum {
+	UDP_HDR_LEN = 8,
+	IPV4_HDR_LEN = 20,
+	IPV6_HDR_LEN = 40,
+};
+
+static void op_drop(void *ctx, struct cake_pkt *cp, enum cake_drop_reason reason)
+{
+	struct wg_egress *eg = ctx;
+	struct wg_pkt *pkt = wg_pkt_of(cp);
+	struct wg_peer *peer = pkt->peer;
+
+	(void)reason;
+	eg->stats.dropped++;
+	if (peer) {
+		peer->stats.egress_drops++;
+		wg_peer_put(peer);
+	}
+	wg_device_pkt_put(eg->dev, pkt);
+}
+
+static void op_set_ce(void *ctx, struct cake_pkt *cp)
+{
+	struct wg_egress *eg = ctx;
+
+	if (cake_ecn_set_ce(cp->data, cp->len)) {
+		cp->ecn = CAKE_ECN_CE;
+		eg->stats.marked++;
+	}
+}
+
+/* wash: clear the inner DSCP (ECN stays), fixing the IPv4 header checksum. */
+static void op_wash(void *ctx, struct cake_pkt *cp)
+{
+	uint8_t *ip = cp->data;
+
+	(void)ctx;
+	cp->dscp = 0;
+	if (cp->len >= IPV4_HDR_LEN && (ip[0] >> 4) == 4) {
+		uint16_t old = cake_get_be16(ip);
+		uint16_t new = (uint16_t)(old & 0xff03);
+
+		cake_put_be16(ip, new);
+		cake_put_be16(ip + 10, cake_csum_update16(cake_get_be16(ip + 10), old, new));
+	} else if (cp->len >= IPV6_HDR_LEN && (ip[0] >> 4) == 6) {
+		/* traffic class spans bytes 0-1: version(4) tc(8) flow label(20) */
+		ip[0] &= 0xf0;
+		ip[1] &= 0x3f;
+	}
+}
+
+static struct cake_pkt *op_ack_filter(void *ctx, struct cake_pkt *head, const struct cake_pkt *cp,
+				      enum cake_ack_filter_mode mode)
+{
+	struct cake_pkt *prev;
+
+	(void)ctx;
+	return cake_ack_filter(head, cp, mode, &prev);
+}
+
+static const struct cake_ops egress_ops = {
+	.drop = op_drop,
+	.set_ce = op_set_ce,
+	.wash = op_wash,
+	.ack_filter = op_ack_filter,
+};
+
+int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, uint64_t now_ns)
+{
+	struct cake_params params = {
+		.ops = &egress_ops,
+		.ctx = eg,
+		.mtu_bytes = dev->mtu + MESSAGE_OVERHEAD_IPV6_LEN,
+		.pkt_mem_overhead_bytes = sizeof(struct wg_pkt) + WG_PKT_HEADROOM + WG_PKT_TAILROOM,
+	};
+
+	memset(eg, 0, sizeof(*eg));
+	eg->dev = dev;
+	wg_rng_fill(&dev->rng, &eg->hash_key, sizeof(eg->hash_key));
+	wg_rng_fill(&dev->rng, &params.seed, sizeof(params.seed));
+	cake_options_defaults(&eg->opts);
+	eg->q = cake_new(&params, &eg->opts, now_ns);
+	return eg->q ? 0 : -ENOMEM;
+}
+
+void wg_egress_deinit(struct wg_egress *eg)
+{
+	cake_free(eg->q);
+	eg->q = NULL;
+	cw_memzero(&eg->hash_key, sizeof(eg->hash_key));
+}
+
+int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, size_t err_len,
+			uint64_t now_ns)
+{
+	struct cake_options change, merged = eg->opts;
+	struct cake_parse_err perr;
+	int ret;
+
+	memset(&change, 0, sizeof(change));
+	ret = cake_options_parse(options, &change, &perr);
+	if (ret) {
+		snprintf(err, err_len, "%s", perr.msg);
+		return ret;
+	}
+	cake_options_merge(&merged, &change);
+	ret = cake_configure(eg->q, &merged, now_ns);
+	if (ret) {
+		snprintf(err, err_len, "CAKE rejected the options `%s'", options);
+		return ret;
+	}
+	eg->opts = merged;
+	return 0;
+}
+
+void wg_egress_set_mtu(struct wg_egress *eg, uint32_t mtu)
+{
+	(void)eg;
+	(void)mtu; /* CAKE's mtu_time follows wire sizes; the pool follows the MTU */
+}
+
+uint32_t wg_egress_host_hash(const struct wg_egress *eg, const void *data, size_t len)
+{
+	return (uint32_t)cake_siphash(&eg->hash_key, data, len);
+}
+
+/* Bytes on the wire for one inner packet of len bytes to this peer. */
+static uint32_t wire_len(const struct wg_peer *peer, uint32_t len, uint32_t mtu)
+{
+	uint32_t outer = peer->endpoint.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN
+									  : IPV4_HDR_LEN;
+
+	return (uint32_t)wg_keypair_padded_len(len, mtu) + MESSAGE_MINIMUM_LENGTH + UDP_HDR_LEN +
+	       outer;
+}
+
+void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns)
+{
+	struct wg_peer *peer = pkt->peer;
+	struct cake_pkt *cp = &pkt->cp;
+
+	(void)cake_flowkey_parse(cp, cp->data, cp->len, &eg->hash_key);
+	if (eg->opts.peer_isolation) {
+		cp->src_hash = peer->host_hash;
+		cp->dst_hash = peer->host_hash;
+	}
+	cp->wire_len = wire_len(peer, cp->len, eg->dev->mtu);
+	wg_peer_get(peer);
+	eg->stats.enqueued++;
+	(void)cake_enqueue(eg->q, cp, now_ns);
+}
+
+struct wg_pkt *wg_egress_dequeue(struct wg_egress *eg, uint64_t now_ns, uint64_t *next_ns)
+{
+	struct cake_pkt *cp = cake_dequeue(eg->q, now_ns, next_ns);
+
+	return cp ? wg_pkt_of(cp) : NULL;
+}

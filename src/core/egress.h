@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The device's egress queue: one CAKE instance shared by every peer, between
+ * classification (on the inner, plaintext packet) and encryption, so that nonces are
+ * assigned in dequeue order. Packets are classified once, by their inner headers: the
+ * flow hash, the host hashes (or the peer, with peer-isolate), the tin from the inner
+ * DSCP. The shaper sees the real encapsulated size: the padded inner length plus the
+ * WireGuard header and tag, UDP and the outer IP header of the peer's endpoint.
+ */
+#ifndef CAKEWG_SRC_CORE_EGRESS_H
+#define CAKEWG_SRC_CORE_EGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qdisc/cake.h"
+#include "qdisc/cake_options.h"
+#include "qdisc/siphash.h"
+
+struct wg_device;
+struct wg_pkt;
+
+struct wg_egress_stats {
+	uint64_t enqueued;
+	uint64_t dropped; /* by CAKE: overlimit, AQM, ACK filter, GSO failure */
+	uint64_t marked;  /* CE marks applied */
+};
+
+struct wg_egress {
+	struct wg_device *dev;
+	struct cake *q;
+	struct cake_options opts;	/* in force, as parsed; peer_isolation applies here */
+	struct cake_siphash_key hash_key; /* flow and host hashes: secret */
+	struct wg_egress_stats stats;
+};
+
+int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, uint64_t now_ns);
+/* Hands every queued packet back to the device's pools. */
+void wg_egress_deinit(struct wg_egress *eg);
+/* Applies tc-cake options (tc `change` semantics: only what the string names changes).
+ * 0, or -EINVAL with a one-line message naming the bad word in err. */
+int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, size_t err_len,
+			uint64_t now_ns);
+void wg_egress_set_mtu(struct wg_egress *eg, uint32_t mtu);
+/* A keyed hash for CAKE's host tables. */
+uint32_t wg_egress_host_hash(const struct wg_egress *eg, const void *data, size_t len);
+
+/* Classifies pkt (pkt->peer set) and queues it; takes ownership (a reference on the peer
+ * travels with it). */
+void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns);
+/* The next packet to encrypt and send, or NULL; *next_ns as cake_dequeue(). */
+struct wg_pkt *wg_egress_dequeue(struct wg_egress *eg, uint64_t now_ns, uint64_t *next_ns);
+
+#endif

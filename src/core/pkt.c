@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include "src/core/pkt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void wg_pkt_list_push(struct wg_pkt_list *l, struct wg_pkt *p)
+{
+	p->cp.next = NULL;
+	if (l->tail)
+		l->tail->cp.next = &p->cp;
+	else
+		l->head = p;
+	l->tail = p;
+	l->len++;
+}
+
+struct wg_pkt *wg_pkt_list_pop(struct wg_pkt_list *l)
+{
+	struct wg_pkt *p = l->head;
+
+	if (!p)
+		return NULL;
+	l->head = p->cp.next ? wg_pkt_of(p->cp.next) : NULL;
+	if (!l->head)
+		l->tail = NULL;
+	p->cp.next = NULL;
+	l->len--;
+	return p;
+}
+
+static uint32_t cap_for(uint32_t payload)
+{
+	uint32_t cap = WG_PKT_HEADROOM + payload + WG_PKT_TAILROOM;
+
+	return (cap + 63) & ~63u;
+}
+
+void wg_pktpool_init(struct wg_pktpool *pool, uint32_t payload, uint32_t max_free)
+{
+	memset(pool, 0, sizeof(*pool));
+	pool->cap = cap_for(payload);
+	pool->max_free = max_free;
+}
+
+void wg_pktpool_deinit(struct wg_pktpool *pool)
+{
+	struct wg_pkt *p;
+
+	while ((p = wg_pkt_list_pop(&pool->free)))
+		free(p);
+}
+
+static void reset(struct wg_pkt *p)
+{
+	uint32_t cap = p->cap;
+
+	memset(p, 0, offsetof(struct wg_pkt, buf));
+	p->cap = cap;
+	p->cp.data = p->buf + WG_PKT_HEADROOM;
+}
+
+struct wg_pkt *wg_pktpool_get(struct wg_pktpool *pool)
+{
+	struct wg_pkt *p = wg_pkt_list_pop(&pool->free);
+
+	if (!p) {
+		p = aligned_alloc(64, (sizeof(*p) + pool->cap + 63) & ~(size_t)63);
+		if (!p)
+			return NULL;
+		p->cap = pool->cap;
+		pool->allocated++;
+	}
+	reset(p);
+	pool->outstanding++;
+	return p;
+}
+
+void wg_pktpool_put(struct wg_pktpool *pool, struct wg_pkt *p)
+{
+	if (!p)
+		return;
+	pool->outstanding--;
+	if (p->cap != pool->cap || pool->free.len >= pool->max_free) {
+		free(p);
+		return;
+	}
+	wg_pkt_list_push(&pool->free, p);
+}
+
+void wg_pktpool_resize(struct wg_pktpool *pool, uint32_t payload)
+{
+	struct wg_pkt *p;
+
+	pool->cap = cap_for(payload);
+	while ((p = wg_pkt_list_pop(&pool->free)))
+		free(p);
+}

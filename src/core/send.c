@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The send path: packets from TUN to their peer's egress queue (or staged until a session
+ * exists), encryption in dequeue order, handshake initiations, keepalives and the timers
+ * that drive them.
+ */
+#include "src/core/device.h"
+#include "src/core/send.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "crypto/ct.h"
+
+enum {
+	IPV4_MIN_LEN = 20,
+	IPV6_MIN_LEN = 40,
+	IPV4_DST_OFFSET = 16,
+	IPV6_DST_OFFSET = 24,
+};
+
+static struct wg_peer *route(struct wg_device *dev, const struct wg_pkt *pkt)
+{
+	const uint8_t *ip = pkt->cp.data;
+
+	if (pkt->cp.len >= IPV4_MIN_LEN && (ip[0] >> 4) == 4)
+		return wg_allowedips_lookup(&dev->allowedips, AF_INET, ip + IPV4_DST_OFFSET);
+	if (pkt->cp.len >= IPV6_MIN_LEN && (ip[0] >> 4) == 6)
+		return wg_allowedips_lookup(&dev->allowedips, AF_INET6, ip + IPV6_DST_OFFSET);
+	return NULL;
+}
+
+static void send_control(struct wg_device *dev, struct wg_peer *peer, const uint8_t *msg,
+			 size_t len)
+{
+	dev->ops.send_control(dev->ops.ctx, &peer->endpoint, msg, len);
+}
+
+void wg_device_send_initiation(struct wg_device *dev, struct wg_peer *peer, bool is_retry,
+			       uint64_t now_ns)
+{
+	struct message_handshake_initiation msg;
+	struct wg_walltime wall;
+	int64_t wall_ns = (int64_t)now_ns + dev->wall_offset_ns;
+
+	if (!is_retry)
+		wg_timers_event_handshake_requested(&peer->timers);
+	if (!wg_endpoint_is_set(&peer->endpoint) || !dev->identity.has_identity)
+		return;
+	/* At most one initiation per REKEY_TIMEOUT, whatever asks for it. */
+	if (peer->initiation_sent && now_ns - peer->last_initiation_sent_ns < REKEY_TIMEOUT_NS)
+		return;
+	wall.sec = (uint64_t)(wall_ns / (int64_t)WG_NSEC_PER_SEC);
+	wall.nsec = (uint32_t)(wall_ns % (int64_t)WG_NSEC_PER_SEC);
+	dev->now_ns = now_ns;
+	if (wg_noise_create_initiation(&peer->noise, &msg, &wall, &dev->rng, now_ns))
+		return;
+	peer->initiation_sent = true;
+	peer->last_initiation_sent_ns = now_ns;
+	peer->stats.handshakes_initiated++;
+	wg_device_log(dev, WG_LOG_DEBUG, "peer %llu: sending handshake initiation",
+		      (unsigned long long)peer->id);
+	wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
+	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
+	send_control(dev, peer, (const uint8_t *)&msg, sizeof(msg));
+	wg_timers_event_handshake_initiated(&peer->timers, now_ns, &dev->rng);
+	cw_memzero(&msg, sizeof(msg));
+}
+
+void wg_device_send_keepalive(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns)
+{
+	struct wg_keypair *kp;
+	struct wg_pkt *pkt;
+	size_t msg_len;
+
+	if (peer->staged.len || !wg_endpoint_is_set(&peer->endpoint))
+		return; /* data is waiting: it will carry the session along */
+	kp = wg_noise_keypair_for_send(&peer->noise, now_ns);
+	if (!kp) {
+		wg_device_send_initiation(dev, peer, false, now_ns);
+		return;
+	}
+	pkt = wg_device_pkt_get(dev, false);
+	if (!pkt)
+		return;
+	if (!wg_keypair_encrypt(kp, wg_pkt_msg(pkt), 0, wg_pkt_room(pkt) + DATA_HEADROOM_LEN,
+				dev->mtu, now_ns, &msg_len)) {
+		peer->stats.tx_bytes += msg_len;
+		peer->stats.tx_packets++;
+		wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
+		wg_timers_event_any_authenticated_packet_sent(&peer->timers);
+		send_control(dev, peer, wg_pkt_msg(pkt), msg_len);
+	}
+	wg_device_pkt_put(dev, pkt);
+}
+
+/* Moves the peer's staged packets into the egress queue once a session exists. */
+void wg_device_flush_staged(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns)
+{
+	struct wg_pkt_list staged;
+	struct wg_pkt *pkt;
+
+	if (!peer->staged.len || !wg_noise_keypair_for_send(&peer->noise, now_ns))
+		return;
+	staged = wg_peer_unstage(peer);
+	while ((pkt = wg_pkt_list_pop(&staged)))
+		wg_egress_enqueue(&dev->egress, pkt, now_ns);
+}
+
+static void stage(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *pkt, uint64_t now_ns)
+{
+	wg_device_pkt_put(dev, wg_peer_stage(peer, pkt));
+	wg_device_send_initiation(dev, peer, false, now_ns);
+}
+
+void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
+{
+	struct wg_peer *peer = route(dev, pkt);
+
+	dev->now_ns = now_ns;
+	if (!peer) {
+		dev->stats.tx_no_peer++;
+		wg_device_pkt_put(dev, pkt);
+		return;
+	}
+	if (!wg_endpoint_is_set(&peer->endpoint)) {
+		dev->stats.tx_no_endpoint++;
+		wg_device_pkt_put(dev, pkt);
+		return;
+	}
+	pkt->peer = peer;
+	if (peer->staged.len || !wg_noise_keypair_for_send(&peer->noise, now_ns)) {
+		stage(dev, peer, pkt, now_ns);
+		return;
+	}
+	wg_egress_enqueue(&dev->egress, pkt, now_ns);
+}
+
+/* Encrypts a dequeued packet. False when the peer has no usable keypair any more: then the
+ * packet went back to the staged queue and a handshake was asked for. */
+static bool encrypt(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *pkt,
+		    uint64_t now_ns)
+{
+	struct wg_keypair *kp = wg_noise_keypair_for_send(&peer->noise, now_ns);
+	size_t msg_len;
+
+	if (!kp || wg_keypair_encrypt(kp, wg_pkt_msg(pkt), pkt->cp.len,
+				      wg_pkt_room(pkt) + DATA_HEADROOM_LEN, dev->mtu, now_ns,
+				      &msg_len)) {
+		stage(dev, peer, pkt, now_ns);
+		return false;
+	}
+	pkt->msg_len = (uint32_t)msg_len;
+	peer->stats.tx_bytes += msg_len;
+	peer->stats.tx_packets++;
+	wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
+	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
+	wg_timers_event_data_sent(&peer->timers, now_ns, &dev->rng);
+	if (wg_keypair_should_rekey_on_send(kp, now_ns))
+		wg_device_send_initiation(dev, peer, false, now_ns);
+	return true;
+}
+
+/* Hands pkt to the underlay. False when it is full (pkt is then held for later). */
+static bool transmit(struct wg_device *dev, struct wg_pkt *pkt)
+{
+	struct wg_peer *peer = pkt->peer;
+
+	if (dev->ops.send_data(dev->ops.ctx, &peer->endpoint, pkt) == -EAGAIN) {
+		dev->tx_held = pkt;
+		return false;
+	}
+	wg_peer_put(peer);
+	return true;
+}
+
+bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_ns)
+{
+	struct wg_pkt *pkt;
+	uint64_t next = UINT64_MAX;
+
+	dev->now_ns = now_ns;
+	if (dev->tx_held) {
+		pkt = dev->tx_held;
+		dev->tx_held = NULL;
+		if (!transmit(dev, pkt))
+			goto full;
+	}
+	while ((pkt = wg_egress_dequeue(&dev->egress, now_ns, &next))) {
+		struct wg_peer *peer = pkt->peer;
+
+		if (peer->removed) {
+			wg_device_pkt_put(dev, pkt);
+			wg_peer_put(peer);
+			continue;
+		}
+		if (!encrypt(dev, peer, pkt, now_ns)) {
+			wg_peer_put(peer); /* the staged packet holds no reference */
+			continue;
+		}
+		if (!transmit(dev, pkt))
+			goto full;
+	}
+	if (next_ns)
+		*next_ns = next;
+	return next != UINT64_MAX;
+full:
+	if (next_ns)
+		*next_ns = 0;
+	return true;
+}
+
+static void run_peer_timers(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns)
+{
+	unsigned int actions = wg_timers_run(&peer->timers, now_ns);
+	struct wg_pkt *pkt;
+
+	if (!actions)
+		return;
+	if (actions & WG_TIMERS_ZERO_KEY_MATERIAL) {
+		wg_device_log(dev, WG_LOG_DEBUG, "peer %llu: zeroing keys", (unsigned long long)peer->id);
+		wg_noise_remote_clear(&peer->noise);
+	}
+	if (actions & WG_TIMERS_GIVE_UP) {
+		wg_device_log(dev, WG_LOG_INFO,
+			      "peer %llu: handshake did not complete after %d attempts, giving up",
+			      (unsigned long long)peer->id, MAX_TIMER_HANDSHAKES + 2);
+		while ((pkt = wg_pkt_list_pop(&peer->staged))) {
+			peer->stats.staged_drops++;
+			wg_device_pkt_put(dev, pkt);
+		}
+	}
+	if (actions & WG_TIMERS_CLEAR_ENDPOINT_SRC)
+		peer->endpoint.has_src = false;
+	if (actions & WG_TIMERS_SEND_HANDSHAKE)
+		wg_device_send_initiation(dev, peer, !!(actions & WG_TIMERS_RETRY_HANDSHAKE),
+					  now_ns);
+	if (actions & WG_TIMERS_SEND_ANY_KEEPALIVE)
+		wg_device_send_keepalive(dev, peer, now_ns);
+}
+
+uint64_t wg_device_next_deadline(const struct wg_device *dev)
+{
+	uint64_t next = UINT64_MAX;
+	const struct wg_peer *peer;
+
+	for (peer = dev->peers_head; peer; peer = peer->next) {
+		uint64_t d = wg_timers_next_deadline(&peer->timers);
+
+		if (d && d < next)
+			next = d;
+	}
+	return next;
+}
+
+void wg_device_run_timers(struct wg_device *dev, uint64_t now_ns)
+{
+	struct wg_peer *peer;
+
+	dev->now_ns = now_ns;
+	for (peer = dev->peers_head; peer; peer = peer->next)
+		run_peer_timers(dev, peer, now_ns);
+	(void)wg_ratelimiter_gc(&dev->ratelimiter, now_ns);
+}

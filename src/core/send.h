@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The send path's entry points shared with the receive path and configuration. */
+#ifndef CAKEWG_SRC_CORE_SEND_H
+#define CAKEWG_SRC_CORE_SEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct wg_device;
+struct wg_peer;
+
+/* Sends an initiation unless one went out less than REKEY_TIMEOUT ago. */
+void wg_device_send_initiation(struct wg_device *dev, struct wg_peer *peer, bool is_retry,
+			       uint64_t now_ns);
+/* Sends an empty data message (or starts a handshake when no session exists). */
+void wg_device_send_keepalive(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns);
+/* Moves staged packets to the egress queue once the peer has a session. */
+void wg_device_flush_staged(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns);
+
+#endif
