@@ -719,3 +719,68 @@ Test(noise, keypair_for_send_honours_reject_after_time)
 	now_ns += 1;
 	cr_expect(!wg_noise_keypair_for_send(&a.peer, now_ns));
 }
+
+/*
+ * Under load the responder answers an initiation without a valid mac2 with a cookie reply;
+ * the initiator takes the cookie and its retry, now with mac2, is processed.
+ */
+Test(noise, cookie_round_trip_under_load)
+{
+	struct message_handshake_initiation im1, im2, im_old;
+	struct message_handshake_response rm;
+	struct message_handshake_cookie cm, cm_old;
+	struct wg_noise_remote *r;
+	struct wg_src_addr elsewhere;
+	uint64_t last_load = 0;
+
+	pair_init(NULL);
+	cr_assert(wg_cookie_under_load(UNDER_LOAD_QUEUE_LEN, now_ns, &last_load));
+
+	/* A cookie reply to an initiation that is no longer the latest one is refused. */
+	cr_assert_eq(wg_noise_create_initiation(&a.peer, &im_old, &wall, &a.rng, now_ns), 0);
+	wg_cookie_reply_create(&b.checker, &cm_old, (uint8_t *)&im_old, sizeof(im_old),
+			       wg_le32(im_old.sender_index), &a.addr, now_ns);
+
+	advance(100 * WG_NSEC_PER_MSEC);
+	cr_assert_eq(wg_noise_create_initiation(&a.peer, &im1, &wall, &a.rng, now_ns), 0);
+	cr_expect(!handshake_by_index(&a, cm_old.receiver_index), "the old index was dropped");
+	cr_expect_eq(wg_cookie_maker_consume_reply(&a.peer.cookie, &cm_old, now_ns), -EINVAL,
+		     "its associated data (the old mac1) no longer matches");
+
+	cr_assert(wg_cookie_under_load(0, now_ns, &last_load), "still under load for a second");
+	cr_assert_eq(wg_cookie_validate(&b.checker, (uint8_t *)&im1, sizeof(im1), true, &a.addr,
+					now_ns),
+		     VALID_MAC_BUT_NO_COOKIE);
+	wg_cookie_reply_create(&b.checker, &cm, (uint8_t *)&im1, sizeof(im1),
+			       wg_le32(im1.sender_index), &a.addr, now_ns);
+	cr_expect_eq(wg_message_type((uint8_t *)&cm, sizeof(cm)), MESSAGE_HANDSHAKE_COOKIE);
+	cr_expect_eq(b.peer.handshake.state, HANDSHAKE_ZEROED, "no DH was done for it");
+
+	r = handshake_by_index(&a, cm.receiver_index);
+	cr_assert_eq(r, &a.peer, "the reply names a's pending handshake");
+	cr_assert_eq(wg_cookie_maker_consume_reply(&r->cookie, &cm, now_ns), 0);
+	cr_expect_eq(wg_cookie_maker_consume_reply(&r->cookie, &cm, now_ns), -ENOENT,
+		     "a replayed cookie reply finds nothing to answer");
+
+	/* The retry carries mac2 and passes the loaded responder. */
+	advance(REKEY_TIMEOUT_NS);
+	cr_assert_eq(wg_noise_create_initiation(&a.peer, &im2, &wall, &a.rng, now_ns), 0);
+	cr_expect(!cw_is_zero(im2.macs.mac2, COOKIE_LEN));
+	elsewhere = a.addr;
+	elsewhere.port++;
+	cr_expect_eq(wg_cookie_validate(&b.checker, (uint8_t *)&im2, sizeof(im2), true,
+					&elsewhere, now_ns),
+		     VALID_MAC_BUT_NO_COOKIE, "the cookie is bound to the source address");
+	cr_assert_eq(rx_initiation(&b, (uint8_t *)&im2, sizeof(im2), true, &a.addr), NOISE_OK);
+	cr_assert_eq(wg_noise_create_response(&b.peer, &rm, &b.rng, now_ns), 0);
+	cr_assert_eq(wg_noise_begin_session(&b.peer, now_ns), 0);
+	cr_assert_eq(rx_response(&a, (uint8_t *)&rm, sizeof(rm)), NOISE_OK);
+	cr_assert_eq(wg_noise_begin_session(&a.peer, now_ns), 0);
+	cr_expect(send_data(&a, &b, "through the load"));
+
+	/* The cookie is used for COOKIE_SECRET_MAX_AGE - COOKIE_SECRET_LATENCY only. */
+	advance(COOKIE_VALID_TIME_NS);
+	cr_assert_eq(wg_noise_create_initiation(&a.peer, &im2, &wall, &a.rng, now_ns), 0);
+	cr_expect(cw_is_zero(im2.macs.mac2, COOKIE_LEN), "an old cookie is not used");
+	cr_expect(!wg_cookie_under_load(0, now_ns, &last_load), "the load is long gone");
+}
