@@ -41,10 +41,25 @@ struct cake_rate {
 /* Set *r to bytes_per_sec (0 = unlimited). */
 void cake_rate_set(struct cake_rate *r, uint64_t bytes_per_sec);
 
-/* How long len bytes occupy a link at rate r; 0 when unlimited. */
+/* How long len bytes occupy a link at rate r, truncated; 0 when unlimited. */
 static inline uint64_t cake_rate_duration_ns(const struct cake_rate *r, uint32_t len)
 {
 	return ((uint64_t)len * r->rate_ns) >> r->rate_shft;
+}
+
+/*
+ * The same, carrying the truncated fraction in *frac (in units of 2^-rate_shft ns) to
+ * the next call. The kernel drops the fraction, which runs small packets at 10 Gbit/s
+ * about 1% fast; carrying it keeps the long-run rate exact. *frac must be reset to 0
+ * whenever the rate changes. len must stay below 2^29 bytes.
+ */
+static inline uint64_t cake_rate_advance_ns(const struct cake_rate *r, uint64_t *frac,
+					    uint32_t len)
+{
+	uint64_t scaled = (uint64_t)len * r->rate_ns + *frac;
+
+	*frac = scaled & ((UINT64_C(1) << r->rate_shft) - 1);
+	return scaled >> r->rate_shft;
 }
 
 /*
