@@ -454,7 +454,7 @@ static void set_mpu(struct pstate *st, int mpu)
 }
 
 /* The overhead words: raw, conservative and the framing keywords. */
-static void apply_overhead_word(struct pstate *st, const struct keyword *kw)
+static int apply_overhead_word(struct pstate *st, const struct keyword *kw)
 {
 	switch (kw->kind) {
 	case KW_RAW:
@@ -467,12 +467,16 @@ static void apply_overhead_word(struct pstate *st, const struct keyword *kw)
 		set_atm(st, kw->atm);
 		break;
 	default: /* KW_FRAMING */
+		if (st->overhead + kw->v > CAKE_OVERHEAD_MAX)
+			return fail(st, "`%s' takes the overhead to %d, out of range -64..256",
+				    kw->name, (int)(st->overhead + kw->v));
 		st->overhead += kw->v;
 		set_atm(st, kw->atm);
 		set_mpu(st, kw->mpu);
 		break;
 	}
 	st->overhead_set = true;
+	return 0;
 }
 
 static int apply_preset(struct pstate *st, const struct keyword *kw)
@@ -535,8 +539,7 @@ static int apply_flag(struct pstate *st, const struct keyword *kw)
 	case KW_RAW:
 	case KW_CONSERVATIVE:
 	case KW_FRAMING:
-		apply_overhead_word(st, kw);
-		break;
+		return apply_overhead_word(st, kw);
 	default: /* KW_IGNORED */
 		break;
 	}

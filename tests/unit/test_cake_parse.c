@@ -376,6 +376,7 @@ Test(cake_parse, interplay)
 		{ "mpu 20 docsis", 18, false, CAKE_ATM_NONE, 64 },
 		{ "bridged-ptm ether-vlan", 26, false, CAKE_ATM_PTM, 0 },
 		{ "overhead -64 ethernet", -26, false, CAKE_ATM_NONE, 84 },
+		{ "overhead 252 ether-vlan", 256, false, CAKE_ATM_NONE, 0 },
 		{ "via-ethernet", 0, true, CAKE_ATM_NONE, 0 },
 	};
 	size_t i;
@@ -539,6 +540,9 @@ Test(cake_parse, error_messages_name_the_bad_word)
 		{ "fwmark 0xzz", "Unable to parse fwmark `0xzz'" },
 		{ "fwmark -1", "Unable to parse fwmark `-1'" },
 		{ "fwmark", "`fwmark' needs a value" },
+		{ "overhead 256 ether-vlan", "`ether-vlan' takes the overhead to 260, out of range -64..256" },
+		{ "ethernet ethernet ethernet ethernet ethernet ethernet ethernet",
+		  "`ethernet' takes the overhead to 266, out of range -64..256" },
 		{ "lan internet", "rtt preset `internet' conflicts with `lan'" },
 		{ "lan lan", "rtt preset `lan' conflicts with `lan'" },
 		{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
