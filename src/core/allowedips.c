@@ -21,15 +21,16 @@
 #include <string.h>
 #include <sys/socket.h>
 
+/* What lookup reads comes first, within one cache line. */
 struct wg_allowedips_node {
-	struct wg_allowedips_node *child[2];
-	struct wg_allowedips_node *parent;
-	void *peer; /* NULL for a glue node */
-	/* The owner's chain, in insertion order. */
-	struct wg_allowedips_node *peer_prev, *peer_next;
 	uint64_t key[2];
+	struct wg_allowedips_node *child[2];
+	void *peer; /* NULL for a glue node */
 	uint8_t cidr;
 	uint8_t bits; /* 32 or 128: the family */
+	struct wg_allowedips_node *parent;
+	/* The owner's chain, in insertion order. */
+	struct wg_allowedips_node *peer_prev, *peer_next;
 };
 
 struct wg_allowedips_owner {
