@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "crypto/ct.h"
 #include "src/core/messages.h"
@@ -166,6 +167,37 @@ int wg_devconf_set_string(char **slot, const char *s, size_t len)
 	free(*slot);
 	*slot = copy;
 	return 0;
+}
+
+/* The names iproute2 knows without reading rt_tables. */
+static const struct {
+	const char *name;
+	uint32_t id;
+} table_names[] = {
+	{"default", WG_DEVCONF_TABLE_DEFAULT},
+	{"main", WG_DEVCONF_TABLE_MAIN},
+	{"local", WG_DEVCONF_TABLE_LOCAL},
+};
+
+const char *wg_devconf_table_name(uint32_t id)
+{
+	for (size_t i = 0; i < WG_ARRAY_SIZE(table_names); i++) {
+		if (table_names[i].id == id)
+			return table_names[i].name;
+	}
+	return NULL;
+}
+
+bool wg_devconf_table_from_name(uint32_t *id, const char *name, size_t len)
+{
+	for (size_t i = 0; i < WG_ARRAY_SIZE(table_names); i++) {
+		if (strlen(table_names[i].name) == len &&
+		    !strncasecmp(table_names[i].name, name, len)) {
+			*id = table_names[i].id;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Makes room for need more bytes and a NUL; a move wipes the old copy. */

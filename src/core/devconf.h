@@ -61,9 +61,10 @@ enum wg_devconf_allowedip_flags {
 };
 
 enum wg_devconf_limits {
-	/* A DNS name is at most 253 characters (RFC 1035 as written in text). */
-	WG_DEVCONF_HOST_MAX = 253,
-	WG_DEVCONF_HOST_SIZE = WG_DEVCONF_HOST_MAX + 1,
+	WG_DEVCONF_HOST_SIZE = WG_IPADDR_HOST_NAME_MAX + 1,
+	/* wg-quick MTU bounds: RFC 791's minimum, and the largest IP packet. */
+	WG_DEVCONF_MTU_MIN_BYTES = 68,
+	WG_DEVCONF_MTU_MAX_BYTES = 65535,
 	/* The WireGuard protocol version this code speaks (UAPI protocol_version). */
 	WG_DEVCONF_PROTOCOL_VERSION = 1,
 };
@@ -169,6 +170,12 @@ void wg_devconf_strlist_free(struct wg_devconf_strlist *list);
 
 /* Replaces *slot by a copy of len bytes of s. Returns 0 or -ENOMEM (slot unchanged). */
 int wg_devconf_set_string(char **slot, const char *s, size_t len);
+
+/* The name of a well-known routing table ("main" for 254, ...), or NULL. */
+const char *wg_devconf_table_name(uint32_t id);
+
+/* True when name (len bytes, any case) is "default", "main" or "local"; sets *id. */
+WG_MUST_CHECK bool wg_devconf_table_from_name(uint32_t *id, const char *name, size_t len);
 
 /* A growable text buffer for the writers; wipe it when it held a key. */
 struct wg_devconf_buf {

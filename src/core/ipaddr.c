@@ -311,3 +311,38 @@ bool wg_ipaddr_endpoint_is_set(const union wg_ipaddr_sockaddr *sa)
 {
 	return sa->addr.sa_family == AF_INET || sa->addr.sa_family == AF_INET6;
 }
+
+static bool name_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '-' || c == '.' || c == '_';
+}
+
+bool wg_ipaddr_is_host_name(const char *s, size_t len)
+{
+	bool numeric = true;
+
+	if (!len || len > WG_IPADDR_HOST_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (!name_char(s[i]))
+			return false;
+		numeric &= (s[i] >= '0' && s[i] <= '9') || s[i] == '.';
+	}
+	return !numeric;
+}
+
+bool wg_ipaddr_is_zoned_v6_name(const char *s, size_t len)
+{
+	const char *pct = memchr_or_null(s, len, '%');
+	struct wg_ipaddr ip;
+
+	if (!pct || pct + 1 == s + len || len > WG_IPADDR_HOST_NAME_MAX ||
+	    !wg_ipaddr_parse(&ip, s, (size_t)(pct - s)) || ip.family != AF_INET6)
+		return false;
+	for (const char *c = pct + 1; c < s + len; c++) {
+		if (!name_char(*c))
+			return false;
+	}
+	return true;
+}

@@ -31,6 +31,8 @@ enum wg_ipaddr_lengths {
 	/* '[' address '%' scope (10 digits) ']' ':' port (5 digits) */
 	WG_IPADDR_ENDPOINT_STRLEN = 1 + WG_IPADDR_STRLEN + 1 + 10 + 2 + 5,
 	WG_IPADDR_PORT_MAX = 65535,
+	/* A DNS name is at most 253 characters as text (RFC 1035). */
+	WG_IPADDR_HOST_NAME_MAX = 253,
 };
 
 /* One address; family is AF_INET, AF_INET6, or AF_UNSPEC when unset. */
@@ -129,6 +131,15 @@ int wg_ipaddr_endpoint_parse(union wg_ipaddr_sockaddr *out, const char *s, size_
 /* "a.b.c.d:port" or "[v6%zone]:port" with a NUL; "" for AF_UNSPEC. */
 void wg_ipaddr_endpoint_format(char out[static WG_IPADDR_ENDPOINT_STRLEN],
 			       const union wg_ipaddr_sockaddr *sa);
+
+/*
+ * True for a DNS name as text: 1-253 letters, digits, '-', '.', '_', and not only
+ * digits and dots (that would be a malformed IPv4 address, not a name).
+ */
+WG_MUST_CHECK bool wg_ipaddr_is_host_name(const char *s, size_t len);
+
+/* True for an IPv6 literal with a named zone ("fe80::1%eth0"), for the edge to resolve. */
+WG_MUST_CHECK bool wg_ipaddr_is_zoned_v6_name(const char *s, size_t len);
 
 /* True when sa holds an AF_INET or AF_INET6 endpoint. */
 WG_MUST_CHECK bool wg_ipaddr_endpoint_is_set(const union wg_ipaddr_sockaddr *sa);
