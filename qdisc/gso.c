@@ -23,8 +23,10 @@ enum {
 static int plan_single(const uint8_t *data, uint32_t len, const struct cake_vnet_hdr *vh,
 		       struct cake_gso_plan *plan)
 {
+	if (!len)
+		return -EINVAL; /* an empty read is no packet */
 	plan->type = CAKE_GSO_NONE;
-	plan->family = (uint8_t)(len ? data[0] >> 4 : 0);
+	plan->family = (uint8_t)(data[0] >> 4);
 	plan->segs = 1;
 	plan->max_seg_len = len;
 	plan->len = len;

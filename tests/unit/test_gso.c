@@ -303,7 +303,7 @@ Test(gso, lying_fields_are_refused)
 	size_t l4len, l6len;
 	struct cake_gso_plan plan;
 	struct {
-		int pkt; /* 4: TCPv4 packet, 6: UDPv6 packet */
+		int pkt; /* 4: TCPv4 packet, 6: UDPv6 packet, 0: zero bytes */
 		struct cake_vnet_hdr vh;
 		int err;
 	} t[] = {
@@ -317,6 +317,7 @@ Test(gso, lying_fields_are_refused)
 		{ 4, { 1, 2, 54, 1000, 20, 16 }, -EINVAL },                    /* unknown type */
 		{ 4, { 1, CAKE_VNET_GSO_NONE, 0, 0, 3039, 0 }, -EINVAL },      /* field past end */
 		{ 4, { 1, CAKE_VNET_GSO_NONE, 0, 0, 3000, 39 }, -EINVAL },
+		{ 0, { 0, CAKE_VNET_GSO_NONE, 0, 0, 0, 0 }, -EINVAL },         /* empty */
 		{ 6, { 1, CAKE_VNET_GSO_TCPV6, 48, 1000, 40, 16 }, -EINVAL },  /* not TCP */
 		{ 6, { 1, CAKE_VNET_GSO_TCPV4, 48, 1000, 40, 6 }, -EINVAL },
 		{ 6, { 0, CAKE_VNET_GSO_UDP_L4, 48, 1000, 40, 6 }, -EINVAL },  /* USO w/o csum */
@@ -336,7 +337,7 @@ Test(gso, lying_fields_are_refused)
 	memcpy(p6, super, l6len);
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		uint8_t *p = t[i].pkt == 4 ? p4 : p6;
-		uint32_t len = (uint32_t)(t[i].pkt == 4 ? l4len : l6len);
+		uint32_t len = (uint32_t)(t[i].pkt == 4 ? l4len : t[i].pkt == 6 ? l6len : 0);
 
 		cr_expect_eq(cake_gso_plan(p, len, &t[i].vh, &plan), t[i].err, "case %zu", i);
 	}
