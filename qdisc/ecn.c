@@ -29,28 +29,52 @@ static bool ip_version(const uint8_t *pkt, uint32_t len, int *version)
 	return true;
 }
 
+static uint8_t get_ds(const uint8_t *pkt, int version)
+{
+	return version == 4 ? pkt[1] : (uint8_t)((pkt[0] << 4) | (pkt[1] >> 4));
+}
+
 uint8_t cake_ecn_get(const uint8_t *pkt, uint32_t len)
 {
 	int v;
 
 	if (!ip_version(pkt, len, &v))
 		return CAKE_ECN_NOT_ECT;
-	return v == 4 ? pkt[1] & CAKE_ECN_MASK : (pkt[1] >> 4) & CAKE_ECN_MASK;
+	return get_ds(pkt, v) & CAKE_ECN_MASK;
 }
 
-/* Writes the ECN field; the IPv4 header checksum follows the first 16-bit word. */
-static void put_ecn(uint8_t *pkt, int version, uint8_t ecn)
+/*
+ * Writes the DS field (DSCP << 2 | ECN): byte 1 for IPv4, where the header checksum
+ * follows the first 16-bit word; bits 4..11 for IPv6, which has no header checksum.
+ */
+static void put_ds(uint8_t *pkt, int version, uint8_t ds)
 {
 	if (version == 4) {
 		uint16_t old_word = cake_get_be16(pkt);
 		uint16_t check = cake_get_be16(pkt + IPV4_CHECK_OFFSET);
 
-		pkt[1] = (uint8_t)((pkt[1] & ~CAKE_ECN_MASK) | ecn);
+		pkt[1] = ds;
 		check = cake_csum_update16(check, old_word, cake_get_be16(pkt));
 		cake_put_be16(pkt + IPV4_CHECK_OFFSET, check);
 	} else {
-		pkt[1] = (uint8_t)((pkt[1] & ~(CAKE_ECN_MASK << 4)) | (ecn << 4));
+		pkt[0] = (uint8_t)((pkt[0] & 0xf0) | (ds >> 4));
+		pkt[1] = (uint8_t)((pkt[1] & 0x0f) | (ds << 4));
 	}
+}
+
+static void put_ecn(uint8_t *pkt, int version, uint8_t ecn)
+{
+	put_ds(pkt, version, (uint8_t)((get_ds(pkt, version) & ~CAKE_ECN_MASK) | ecn));
+}
+
+bool cake_ecn_set_dscp(uint8_t *pkt, uint32_t len, uint8_t dscp)
+{
+	int v;
+
+	if (!ip_version(pkt, len, &v))
+		return false;
+	put_ds(pkt, v, (uint8_t)((dscp << 2) | (get_ds(pkt, v) & CAKE_ECN_MASK)));
+	return true;
 }
 
 bool cake_ecn_set_ce(uint8_t *pkt, uint32_t len)

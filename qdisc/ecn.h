@@ -42,6 +42,13 @@ uint8_t cake_ecn_get(const uint8_t *pkt, uint32_t len);
 CAKE_MUST_CHECK bool cake_ecn_set_ce(uint8_t *pkt, uint32_t len);
 
 /*
+ * Rewrites the DSCP (6 bits) of an IPv4/IPv6 packet in place, keeping the ECN field and
+ * fixing the IPv4 header checksum; for tc-cake's `wash`. False, with the packet
+ * untouched, if it is too short to be IP.
+ */
+CAKE_MUST_CHECK bool cake_ecn_set_dscp(uint8_t *pkt, uint32_t len, uint8_t dscp);
+
+/*
  * RFC 6040 section 4.1, normal mode: the outer ECN field is a copy of the inner one.
  * Returns the outer header's ECN bits for an inner field inner_ecn.
  */

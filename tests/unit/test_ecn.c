@@ -161,3 +161,30 @@ Test(ecn, decapsulate_packets)
 		}
 	}
 }
+
+Test(ecn, set_dscp_keeps_ecn)
+{
+	for (uint8_t fam = 4; fam <= 6; fam += 2) {
+		for (int tos = 0; tos < 256; tos += 5) {
+			for (uint8_t dscp = 0; dscp < 64; dscp += 9) {
+				uint8_t pkt[128], orig[128];
+				size_t len = build(pkt, sizeof(pkt), fam, (uint8_t)tos, fam == 4 ? 4 : 0);
+				uint8_t ds;
+
+				memcpy(orig, pkt, len);
+				cr_assert(cake_ecn_set_dscp(pkt, (uint32_t)len, dscp));
+				ds = fam == 4 ? pkt[1] : (uint8_t)(pb_get16(pkt) >> 4);
+				cr_assert_eq(ds, (uint8_t)(dscp << 2 | (tos & 3)), "tos %#x dscp %u", tos,
+					     dscp);
+				if (fam == 4) {
+					cr_assert(pb_ipv4_csum_ok(pkt));
+					cr_assert_eq(memcmp(pkt + 12, orig + 12, len - 12), 0);
+				} else {
+					cr_assert_eq(pb_get32(pkt) & 0xf00fffff, pb_get32(orig) & 0xf00fffff);
+					cr_assert_eq(memcmp(pkt + 4, orig + 4, len - 4), 0);
+				}
+			}
+		}
+	}
+	cr_expect_not(cake_ecn_set_dscp((uint8_t[19]){ 0x45 }, 19, 0));
+}
