@@ -34,7 +34,7 @@ struct tcp_view {
 	const uint8_t *th;
 	uint32_t hlen;
 	const uint8_t *addrs; /* source then destination address */
-	uint32_t alen;        /* bytes of both addresses */
+	uint32_t alen;	      /* bytes of both addresses */
 };
 
 static bool seq_after(uint32_t a, uint32_t b)
@@ -66,7 +66,8 @@ static bool tcp_view(const struct cake_pkt *p, struct tcp_view *v)
 
 static bool same_connection(const struct tcp_view *a, const struct tcp_view *b)
 {
-	return a->alen == b->alen && !memcmp(a->th, b->th, 4) && !memcmp(a->addrs, b->addrs, a->alen);
+	return a->alen == b->alen && !memcmp(a->th, b->th, 4) &&
+	       !memcmp(a->addrs, b->addrs, a->alen);
 }
 
 /* The first option of kind code (pointer to its contents, *oplen its total length). */
@@ -143,7 +144,8 @@ static bool may_drop(const struct tcp_view *v, uint32_t tsval_new, uint32_t tsec
 			if (size % SACK_BLOCK_BYTES != TCPOLEN_SACK_BASE)
 				return false;
 		} else if (kind == TCPOPT_TIMESTAMP) {
-			if (size != TCPOLEN_TIMESTAMP || seq_after(cake_get_be32(p + 2), tsval_new) ||
+			if (size != TCPOLEN_TIMESTAMP ||
+			    seq_after(cake_get_be32(p + 2), tsval_new) ||
 			    seq_after(cake_get_be32(p + 6), tsecr_new))
 				return false;
 		} else if (kind != TCPOPT_MD5SIG) {
@@ -266,8 +268,8 @@ drop:
 	return elig;
 }
 
-void cake_ack_filter_unlink(struct cake_pkt **head, struct cake_pkt **tail,
-			    struct cake_pkt *drop, struct cake_pkt *prev)
+void cake_ack_filter_unlink(struct cake_pkt **head, struct cake_pkt **tail, struct cake_pkt *drop,
+			    struct cake_pkt *prev)
 {
 	if (prev)
 		prev->next = drop->next;

@@ -39,7 +39,7 @@ struct cake_pkt *cake_ack_filter(struct cake_pkt *head, const struct cake_pkt *n
 				 enum cake_ack_filter_mode mode, struct cake_pkt **prev);
 
 /* Unlinks drop (predecessor prev, NULL for the head) from a head/tail queue. */
-void cake_ack_filter_unlink(struct cake_pkt **head, struct cake_pkt **tail,
-			    struct cake_pkt *drop, struct cake_pkt *prev);
+void cake_ack_filter_unlink(struct cake_pkt **head, struct cake_pkt **tail, struct cake_pkt *drop,
+			    struct cake_pkt *prev);
 
 #endif

@@ -48,12 +48,11 @@ uint16_t cake_csum_partial(const void *buf, size_t len, uint16_t sum)
 {
 	const uint8_t *p = buf;
 	uint64_t acc = 0;
-	uint8_t tail[WORD_BYTES] = { 0 };
+	uint8_t tail[WORD_BYTES] = {0};
 
 	while (len >= BLOCK_BYTES) {
 		acc += (uint64_t)load32(p) + load32(p + 4) + load32(p + 8) + load32(p + 12);
-		acc += (uint64_t)load32(p + 16) + load32(p + 20) + load32(p + 24) +
-		       load32(p + 28);
+		acc += (uint64_t)load32(p + 16) + load32(p + 20) + load32(p + 24) + load32(p + 28);
 		p += BLOCK_BYTES;
 		len -= BLOCK_BYTES;
 	}
@@ -120,7 +119,8 @@ uint16_t cake_csum_update32(uint16_t check, uint32_t old_val, uint32_t new_val)
 void cake_csum_ipv4_header_set(uint8_t *iph, size_t ihl_bytes)
 {
 	cake_put_be16(iph + IPV4_CHECK_OFFSET, 0);
-	cake_put_be16(iph + IPV4_CHECK_OFFSET, cake_csum_finish(cake_csum_partial(iph, ihl_bytes, 0)));
+	cake_put_be16(iph + IPV4_CHECK_OFFSET,
+		      cake_csum_finish(cake_csum_partial(iph, ihl_bytes, 0)));
 }
 
 int cake_csum_complete_partial(uint8_t *pkt, uint32_t len, uint16_t csum_start,

@@ -25,10 +25,10 @@ enum cake_ecn {
 
 /* What decapsulation asks of the receiver. */
 enum cake_ecn_decap_verdict {
-	CAKE_ECN_DECAP_PASS = 0,  /* inner packet forwarded unchanged */
-	CAKE_ECN_DECAP_CHANGED,   /* inner ECN field rewritten (CE or ECT(1)) */
-	CAKE_ECN_DECAP_DROP,      /* outer CE over a not-ECT inner packet: drop it */
-	CAKE_ECN_DECAP_BAD,       /* not an IPv4/IPv6 packet long enough to carry the field */
+	CAKE_ECN_DECAP_PASS = 0, /* inner packet forwarded unchanged */
+	CAKE_ECN_DECAP_CHANGED,	 /* inner ECN field rewritten (CE or ECT(1)) */
+	CAKE_ECN_DECAP_DROP,	 /* outer CE over a not-ECT inner packet: drop it */
+	CAKE_ECN_DECAP_BAD,	 /* not an IPv4/IPv6 packet long enough to carry the field */
 };
 
 /* The ECN field of an IPv4/IPv6 packet, or CAKE_ECN_NOT_ECT if there is none to read. */

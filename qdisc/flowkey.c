@@ -13,11 +13,11 @@
 enum {
 	IPV4_ADDR_BYTES = 4,
 	IPV6_ADDR_BYTES = 16,
-	IPV4_FRAG_MASK = 0x3fff,   /* MF flag and fragment offset */
+	IPV4_FRAG_MASK = 0x3fff, /* MF flag and fragment offset */
 	IPV6_FRAG_HDR_BYTES = 8,
 	IPV6_FRAG_OFFSET_MASK = 0xfff8,
 	IPV6_FRAG_MORE = 0x0001,
-	IPV6_MAX_EXT_HDRS = 32,    /* more than any sane chain; each costs >= 8 bytes anyway */
+	IPV6_MAX_EXT_HDRS = 32, /* more than any sane chain; each costs >= 8 bytes anyway */
 	SCTP_HDR_BYTES = 12,
 	DCCP_HDR_BYTES = 12,
 	UDPLITE_HDR_BYTES = 8,
@@ -191,8 +191,8 @@ static uint32_t hash32(const struct cake_siphash_key *key, const uint8_t *buf, s
 	return (uint32_t)cake_siphash(key, buf, n);
 }
 
-static uint32_t host_hash(const struct cake_siphash_key *key, uint8_t family,
-			  const uint8_t *addr, size_t alen)
+static uint32_t host_hash(const struct cake_siphash_key *key, uint8_t family, const uint8_t *addr,
+			  size_t alen)
 {
 	uint8_t k[HOST_KEY_MAX_BYTES];
 

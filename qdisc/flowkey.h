@@ -65,27 +65,27 @@ enum cake_tcp_flags {
 };
 
 enum cake_flowkey_verdict {
-	CAKE_FLOWKEY_OK = 0,  /* IP header sound; transport parsed where the protocol has one */
-	CAKE_FLOWKEY_BAD_L4,  /* IP header sound, extension or transport header truncated or
-			       * malformed: hashed on addresses and protocol as far as known */
-	CAKE_FLOWKEY_BAD,     /* IP header truncated or lying about its lengths: addresses
-			       * hashed if the fixed header is there, else a constant hash */
-	CAKE_FLOWKEY_NOT_IP,  /* version nibble neither 4 nor 6: constant hash */
+	CAKE_FLOWKEY_OK = 0, /* IP header sound; transport parsed where the protocol has one */
+	CAKE_FLOWKEY_BAD_L4, /* IP header sound, extension or transport header truncated or
+			      * malformed: hashed on addresses and protocol as far as known */
+	CAKE_FLOWKEY_BAD,    /* IP header truncated or lying about its lengths: addresses
+			      * hashed if the fixed header is there, else a constant hash */
+	CAKE_FLOWKEY_NOT_IP, /* version nibble neither 4 nor 6: constant hash */
 };
 
 /* What the header walk found; offsets are from the start of the packet. */
 struct cake_flowkey_hdrs {
-	uint8_t family;     /* 4, 6, or 0 when the fixed IP header is not there */
-	uint8_t proto;      /* last next-header / protocol value reached */
-	uint8_t tos;        /* DS field: DSCP << 2 | ECN */
-	bool fragment;      /* see the header comment */
-	bool has_ports;     /* sport/dport valid */
+	uint8_t family;	    /* 4, 6, or 0 when the fixed IP header is not there */
+	uint8_t proto;	    /* last next-header / protocol value reached */
+	uint8_t tos;	    /* DS field: DSCP << 2 | ECN */
+	bool fragment;	    /* see the header comment */
+	bool has_ports;	    /* sport/dport valid */
 	uint16_t l3_len;    /* bytes of IP header, options and extension headers */
 	uint16_t l4_offset; /* TCP/UDP header offset, 0 unless TCP or UDP was parsed */
 	uint16_t l4_hdr_len;
-	uint32_t ip_len;    /* packet length the IP header declares (<= buffer length) */
+	uint32_t ip_len; /* packet length the IP header declares (<= buffer length) */
 	uint16_t sport, dport;
-	uint8_t tcp_flags;  /* header byte 13 when TCP was parsed */
+	uint8_t tcp_flags; /* header byte 13 when TCP was parsed */
 };
 
 /* Walks the headers of the len bytes at data. */

@@ -182,13 +182,12 @@ static void fix_l4(uint8_t *seg, const struct cake_gso_plan *plan, uint32_t i, u
 		if (i > 0)
 			l4[TCP_FLAGS_OFFSET] &= (uint8_t)~CAKE_TCP_CWR;
 		if (i + 1 < plan->segs)
-			l4[TCP_FLAGS_OFFSET] &= (uint8_t)~(CAKE_TCP_FIN | CAKE_TCP_PSH);
+			l4[TCP_FLAGS_OFFSET] &= (uint8_t) ~(CAKE_TCP_FIN | CAKE_TCP_PSH);
 	} else {
 		cake_put_be16(l4 + UDP_LEN_OFFSET, (uint16_t)l4_len);
 	}
 	if (plan->partial_csum)
-		pseudo = pseudo_adjusted(cake_get_be16(field), plan->len - plan->l4_offset,
-					 l4_len);
+		pseudo = pseudo_adjusted(cake_get_be16(field), plan->len - plan->l4_offset, l4_len);
 	else
 		pseudo = pseudo_from_addrs(seg, plan->family, CAKE_IPPROTO_TCP, l4_len);
 	cake_put_be16(field, 0);

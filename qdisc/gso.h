@@ -56,7 +56,7 @@ enum cake_vnet_values {
 
 /* struct virtio_net_hdr in host byte order (the edge converts from the device's). */
 struct cake_vnet_hdr {
-	uint8_t flags;    /* CAKE_VNET_F_* */
+	uint8_t flags;	  /* CAKE_VNET_F_* */
 	uint8_t gso_type; /* CAKE_VNET_GSO_*, optionally | CAKE_VNET_GSO_ECN */
 	uint16_t hdr_len; /* a hint only (Linux sends skb_headlen): must not exceed len */
 	uint16_t gso_size;
@@ -65,18 +65,18 @@ struct cake_vnet_hdr {
 };
 
 struct cake_gso_plan {
-	uint8_t type;          /* enum cake_gso_type; CAKE_GSO_NONE for a single packet */
-	uint8_t family;        /* 4 or 6 */
-	bool partial_csum;     /* the L4 checksum field holds a pseudo-header sum */
-	uint16_t l4_offset;    /* transport header offset (0 for an untouched packet) */
-	uint16_t csum_start;   /* partial_csum: where the sum starts ... */
-	uint16_t csum_offset;  /* ... and where its field is, from csum_start */
-	uint16_t hdr_len;      /* bytes of IP + transport headers copied to each segment */
-	uint16_t mss;          /* payload bytes per segment but the last */
-	uint32_t segs;         /* number of segments, >= 1 */
-	uint32_t payload_len;  /* payload bytes after hdr_len in the super-packet */
-	uint32_t max_seg_len;  /* buffer size that fits any segment */
-	uint32_t len;          /* length of the planned packet */
+	uint8_t type;	      /* enum cake_gso_type; CAKE_GSO_NONE for a single packet */
+	uint8_t family;	      /* 4 or 6 */
+	bool partial_csum;    /* the L4 checksum field holds a pseudo-header sum */
+	uint16_t l4_offset;   /* transport header offset (0 for an untouched packet) */
+	uint16_t csum_start;  /* partial_csum: where the sum starts ... */
+	uint16_t csum_offset; /* ... and where its field is, from csum_start */
+	uint16_t hdr_len;     /* bytes of IP + transport headers copied to each segment */
+	uint16_t mss;	      /* payload bytes per segment but the last */
+	uint32_t segs;	      /* number of segments, >= 1 */
+	uint32_t payload_len; /* payload bytes after hdr_len in the super-packet */
+	uint32_t max_seg_len; /* buffer size that fits any segment */
+	uint32_t len;	      /* length of the planned packet */
 };
 
 /*

@@ -71,7 +71,7 @@ uint64_t cake_siphash(const struct cake_siphash_key *key, const void *data, size
 {
 	const uint8_t *p = data;
 	size_t full = len - len % SIP_WORD_BYTES;
-	uint8_t tail[SIP_WORD_BYTES] = { 0 };
+	uint8_t tail[SIP_WORD_BYTES] = {0};
 	struct sip_state s = {
 		.v0 = sip_iv[0] ^ key->k[0],
 		.v1 = sip_iv[1] ^ key->k[1],

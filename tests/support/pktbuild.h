@@ -38,28 +38,28 @@ enum pb_values {
 struct pb_pkt {
 	uint8_t family; /* 4 or 6 */
 	uint8_t src[16], dst[16];
-	uint8_t tos;          /* DSCP << 2 | ECN (IPv6: traffic class) */
-	uint8_t ttl;          /* 0 means 64 */
-	uint16_t ip_id;       /* IPv4 */
-	uint16_t frag;        /* IPv4 flags + fragment offset field, e.g. PB_IPV4_DF */
-	uint32_t flow_label;  /* IPv6 */
+	uint8_t tos;		/* DSCP << 2 | ECN (IPv6: traffic class) */
+	uint8_t ttl;		/* 0 means 64 */
+	uint16_t ip_id;		/* IPv4 */
+	uint16_t frag;		/* IPv4 flags + fragment offset field, e.g. PB_IPV4_DF */
+	uint32_t flow_label;	/* IPv6 */
 	const uint8_t *ip_opts; /* IPv4 options, a multiple of 4 bytes */
 	size_t ip_opts_len;
-	const uint8_t *ext;   /* IPv6 extension headers, chained by the caller ... */
+	const uint8_t *ext; /* IPv6 extension headers, chained by the caller ... */
 	size_t ext_len;
-	uint8_t ext_first;    /* ... whose first type goes in the IPv6 next-header field */
-	uint8_t proto;        /* transport: TCP and UDP headers are built, others are raw */
+	uint8_t ext_first; /* ... whose first type goes in the IPv6 next-header field */
+	uint8_t proto;	   /* transport: TCP and UDP headers are built, others are raw */
 	uint16_t sport, dport;
 	uint32_t seq, ack;
 	uint8_t tcp_flags;
-	uint16_t window;      /* 0 means 65535 */
+	uint16_t window; /* 0 means 65535 */
 	uint16_t urg_ptr;
 	const uint8_t *tcp_opts; /* a multiple of 4 bytes */
 	size_t tcp_opts_len;
-	const uint8_t *payload;  /* after the TCP/UDP header, or the whole raw transport */
+	const uint8_t *payload; /* after the TCP/UDP header, or the whole raw transport */
 	size_t payload_len;
-	bool partial_csum;       /* leave the L4 field as the pseudo-header sum */
-	bool no_l4_csum;         /* leave the L4 field zero */
+	bool partial_csum; /* leave the L4 field as the pseudo-header sum */
+	bool no_l4_csum;   /* leave the L4 field zero */
 };
 
 static inline void pb_put16(uint8_t *p, uint16_t v)
@@ -104,7 +104,7 @@ static inline uint16_t pb_csum(const uint8_t *p, size_t len)
 /* Pseudo-header sum; addresses from the IP header at pkt. */
 static inline uint32_t pb_pseudo(const uint8_t *pkt, uint8_t proto, uint32_t l4_len)
 {
-	uint8_t tail[8] = { 0 };
+	uint8_t tail[8] = {0};
 	bool v4 = pkt[0] >> 4 == 4;
 	uint32_t sum = v4 ? pb_sum(pkt + 12, 8, 0) : pb_sum(pkt + 8, 32, 0);
 
@@ -219,8 +219,8 @@ static inline size_t pb_build(uint8_t *buf, size_t cap, const struct pb_pkt *d)
 	if (d->partial_csum) {
 		pb_put16(l4 + field, (uint16_t)pb_pseudo(buf, d->proto, (uint32_t)l4_len));
 	} else {
-		uint16_t c = (uint16_t)~pb_sum(l4, l4_len, pb_pseudo(buf, d->proto,
-								     (uint32_t)l4_len));
+		uint16_t c =
+			(uint16_t)~pb_sum(l4, l4_len, pb_pseudo(buf, d->proto, (uint32_t)l4_len));
 
 		pb_put16(l4 + field, (d->proto == PB_PROTO_UDP && !c) ? 0xffff : c);
 	}

@@ -7,25 +7,25 @@
 #include "qdisc/flowkey.h"
 #include "tests/support/pktbuild.h"
 
-static const struct cake_siphash_key key = { .k = { 1, 2 } };
+static const struct cake_siphash_key key = {.k = {1, 2}};
 
 enum opt_kind {
 	O_NONE,
-	O_SACK,     /* one block [a, b) */
-	O_SACK2,    /* blocks [a, b) and [b + 100, b + 200) */
-	O_TS,       /* tsval a, tsecr b */
+	O_SACK,	 /* one block [a, b) */
+	O_SACK2, /* blocks [a, b) and [b + 100, b + 200) */
+	O_TS,	 /* tsval a, tsecr b */
 	O_MSS,
 	O_WSCALE,
-	O_UNKNOWN,  /* kind 30 (MPTCP), length 4 */
+	O_UNKNOWN, /* kind 30 (MPTCP), length 4 */
 	O_MD5,
-	O_BADSACK,  /* SACK with a length that is not 2 + 8n */
+	O_BADSACK, /* SACK with a length that is not 2 + 8n */
 };
 
 enum flow_kind {
 	F_SAME,
-	F_SPORT,    /* other source port */
-	F_DADDR,    /* other destination address */
-	F_V6,       /* same ports, IPv6 */
+	F_SPORT, /* other source port */
+	F_DADDR, /* other destination address */
+	F_V6,	 /* same ports, IPv6 */
 };
 
 struct spec {
@@ -37,7 +37,10 @@ struct spec {
 	uint8_t flow;
 };
 
-#define ACK(n) { .ack = (n), .flags = PB_TCP_ACK }
+#define ACK(n)                                                                                     \
+	{                                                                                          \
+		.ack = (n), .flags = PB_TCP_ACK                                                    \
+	}
 
 enum { MAXQ = 5 };
 
@@ -46,10 +49,11 @@ struct acase {
 	int nq;
 	struct spec q[MAXQ];
 	struct spec n;
-	int drop_normal;     /* index into q, or -1 */
+	int drop_normal; /* index into q, or -1 */
 	int drop_aggressive;
 };
 
+/* clang-format off */
 static const struct acase cases[] = {
 	{ "two redundant acks: drop the head", 2, { ACK(100), ACK(200) }, ACK(300), 0, 0 },
 	{ "three: drop the head only", 3, { ACK(100), ACK(200), ACK(250) }, ACK(300), 0, 0 },
@@ -139,6 +143,7 @@ static const struct acase cases[] = {
 	  { .ack = 300, .flags = PB_TCP_ACK | PB_TCP_PSH, .plen = 100 }, 0, 0 },
 	{ "empty queue", 0, { ACK(0) }, ACK(300), -1, -1 },
 };
+/* clang-format on */
 
 struct slot {
 	struct cake_pkt p;
@@ -197,10 +202,15 @@ static void make(struct slot *sl, const struct spec *s)
 {
 	static const uint8_t data[200];
 	uint8_t opts[40];
-	struct pb_pkt d = { .family = s->flow == F_V6 ? 6 : 4, .proto = PB_PROTO_TCP,
-			    .sport = s->flow == F_SPORT ? 40001 : 40000, .dport = 80, .seq = 7,
-			    .ack = s->ack, .tcp_flags = s->flags, .payload = data,
-			    .payload_len = s->plen };
+	struct pb_pkt d = {.family = s->flow == F_V6 ? 6 : 4,
+			   .proto = PB_PROTO_TCP,
+			   .sport = s->flow == F_SPORT ? 40001 : 40000,
+			   .dport = 80,
+			   .seq = 7,
+			   .ack = s->ack,
+			   .tcp_flags = s->flags,
+			   .payload = data,
+			   .payload_len = s->plen};
 	size_t len;
 
 	d.tcp_opts = opts;
@@ -234,8 +244,8 @@ static void flowq_add(struct flowq *q, struct cake_pkt *p)
 	q->tail = p;
 }
 
-static struct cake_pkt *enqueue(struct flowq *q, struct cake_pkt *p,
-				enum cake_ack_filter_mode mode, bool link_first)
+static struct cake_pkt *enqueue(struct flowq *q, struct cake_pkt *p, enum cake_ack_filter_mode mode,
+				bool link_first)
 {
 	struct cake_pkt *prev = (struct cake_pkt *)1, *drop;
 
@@ -256,7 +266,7 @@ static struct cake_pkt *enqueue(struct flowq *q, struct cake_pkt *p,
 static void run_case(const struct acase *c, enum cake_ack_filter_mode mode, bool link_first)
 {
 	struct slot sl[MAXQ + 1];
-	struct flowq q = { 0 };
+	struct flowq q = {0};
 	int want = mode == CAKE_ACK_FILTER ? c->drop_normal : c->drop_aggressive;
 	struct cake_pkt *drop;
 	int n = 0;
@@ -302,7 +312,7 @@ Test(ackfilter, table_aggressive)
 Test(ackfilter, mode_none_never_drops)
 {
 	struct slot sl[3];
-	struct flowq q = { 0 };
+	struct flowq q = {0};
 
 	for (int i = 0; i < 3; i++) {
 		struct spec s = ACK(100 + (uint32_t)i);
@@ -317,7 +327,7 @@ Test(ackfilter, mode_none_never_drops)
 Test(ackfilter, ack_stream_is_thinned_and_counted)
 {
 	struct slot sl[20];
-	struct flowq q = { 0 };
+	struct flowq q = {0};
 	unsigned int queued = 0;
 
 	for (int i = 0; i < 20; i++) {
@@ -336,7 +346,7 @@ Test(ackfilter, ack_stream_is_thinned_and_counted)
 
 Test(ackfilter, unlink_updates_head_and_tail)
 {
-	struct cake_pkt a = { 0 }, b = { 0 }, c = { 0 };
+	struct cake_pkt a = {0}, b = {0}, c = {0};
 	struct cake_pkt *head = &a, *tail = &c;
 
 	a.next = &b;
@@ -356,7 +366,7 @@ Test(ackfilter, unlink_updates_head_and_tail)
 Test(ackfilter, inconsistent_metadata_is_ignored)
 {
 	struct slot sl[3];
-	struct flowq q = { 0 };
+	struct flowq q = {0};
 	struct spec s = ACK(100);
 	struct cake_pkt *prev;
 
@@ -366,7 +376,7 @@ Test(ackfilter, inconsistent_metadata_is_ignored)
 		flowq_add(&q, &sl[i].p);
 	}
 	sl[0].p.l4_hdr_len = 200; /* past len */
-	sl[1].p.l4_offset = 4;    /* inside the IP header */
+	sl[1].p.l4_offset = 4;	  /* inside the IP header */
 	cr_expect_null(cake_ack_filter(q.head, &sl[2].p, CAKE_ACK_FILTER, &prev));
 	sl[1].p.l4_offset = 20; /* sound again: aggressive drops it; prev may be NULL */
 	cr_expect_eq(cake_ack_filter(q.head, &sl[2].p, CAKE_ACK_AGGRESSIVE, NULL), &sl[1].p);

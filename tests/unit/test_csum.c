@@ -11,7 +11,7 @@
 /* RFC 1071 section 3, the worked example: 00 01 f2 03 f4 f5 f6 f7 sums to 0xddf2. */
 Test(csum, rfc1071_example)
 {
-	static const uint8_t b[] = { 0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7 };
+	static const uint8_t b[] = {0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7};
 
 	cr_expect_eq(cake_csum_partial(b, sizeof(b), 0), 0xddf2);
 	cr_expect_eq(cake_csum_finish(cake_csum_partial(b, sizeof(b), 0)), 0x220d);
@@ -19,7 +19,7 @@ Test(csum, rfc1071_example)
 
 Test(csum, matches_naive_sum_every_length_and_alignment)
 {
-	struct det_rng r = { 7 };
+	struct det_rng r = {7};
 	uint8_t buf[400];
 
 	det_rng_fill(&r, buf, sizeof(buf));
@@ -36,7 +36,7 @@ Test(csum, matches_naive_sum_every_length_and_alignment)
 
 Test(csum, chained_even_chunks)
 {
-	struct det_rng r = { 8 };
+	struct det_rng r = {8};
 	uint8_t buf[999];
 	uint16_t s = 0;
 
@@ -52,8 +52,8 @@ Test(csum, chained_even_chunks)
 
 Test(csum, pseudo_headers)
 {
-	uint8_t pkt[40] = { 0x45 };
-	struct det_rng r = { 9 };
+	uint8_t pkt[40] = {0x45};
+	struct det_rng r = {9};
 
 	for (int i = 0; i < 100; i++) {
 		uint32_t len = (uint32_t)det_rng_next(&r) & 0x1ffff;
@@ -70,7 +70,7 @@ Test(csum, pseudo_headers)
 
 Test(csum, incremental_update_matches_recompute)
 {
-	struct det_rng r = { 10 };
+	struct det_rng r = {10};
 	uint8_t h[20];
 
 	for (int i = 0; i < 2000; i++) {
@@ -88,13 +88,15 @@ Test(csum, incremental_update_matches_recompute)
 		pb_put16(h + w, new_word);
 		check = cake_csum_update16(pb_get16(h + 10), old_word, new_word);
 		pb_put16(h + 10, check);
-		cr_assert_eq(pb_sum(h, 20, 0), 0xffff, "word %zu %04x -> %04x", w, old_word, new_word);
+		cr_assert_eq(pb_sum(h, 20, 0), 0xffff, "word %zu %04x -> %04x", w, old_word,
+			     new_word);
 	}
 }
 
 Test(csum, incremental_update32)
 {
-	uint8_t h[20] = { 0x45, 0, 0, 40, 0x12, 0x34, 0x40, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2 };
+	uint8_t h[20] = {0x45, 0, 0,  40, 0x12, 0x34, 0x40, 0, 64, 6,
+			 0,    0, 10, 0,  0,	1,    10,   0, 0,  2};
 
 	pb_put16(h + 10, pb_csum(h, 20));
 	pb_put16(h + 10, cake_csum_update32(pb_get16(h + 10), pb_get32(h + 16), 0xc0a80101));
@@ -104,8 +106,8 @@ Test(csum, incremental_update32)
 
 Test(csum, ipv4_header_set)
 {
-	uint8_t h[24] = { 0x46, 0xb8, 0, 24, 1, 2, 0x40, 0, 7, 17, 0xaa, 0xbb, 1, 2, 3, 4, 5, 6,
-			  7, 8, 1, 1, 1, 0 };
+	uint8_t h[24] = {0x46, 0xb8, 0, 24, 1, 2, 0x40, 0, 7, 17, 0xaa, 0xbb,
+			 1,    2,    3, 4,  5, 6, 7,	8, 1, 1,  1,	0};
 
 	cake_csum_ipv4_header_set(h, sizeof(h));
 	cr_expect(pb_ipv4_csum_ok(h));
@@ -115,9 +117,14 @@ Test(csum, ipv4_header_set)
 static struct pb_pkt sample(uint8_t family, uint8_t proto)
 {
 	static uint8_t payload[333];
-	struct pb_pkt d = { .family = family, .proto = proto, .sport = 1, .dport = 2, .seq = 3,
-			    .tcp_flags = PB_TCP_ACK | PB_TCP_PSH, .payload = payload,
-			    .payload_len = sizeof(payload) };
+	struct pb_pkt d = {.family = family,
+			   .proto = proto,
+			   .sport = 1,
+			   .dport = 2,
+			   .seq = 3,
+			   .tcp_flags = PB_TCP_ACK | PB_TCP_PSH,
+			   .payload = payload,
+			   .payload_len = sizeof(payload)};
 
 	for (size_t i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 7);
@@ -133,7 +140,7 @@ static struct pb_pkt sample(uint8_t family, uint8_t proto)
 
 Test(csum, complete_partial_matches_full)
 {
-	static const uint8_t cases[][2] = { { 4, 6 }, { 4, 17 }, { 6, 6 }, { 6, 17 } };
+	static const uint8_t cases[][2] = {{4, 6}, {4, 17}, {6, 6}, {6, 17}};
 
 	for (size_t i = 0; i < 4; i++) {
 		struct pb_pkt d = sample(cases[i][0], cases[i][1]);
@@ -145,7 +152,8 @@ Test(csum, complete_partial_matches_full)
 		cr_assert_eq(pb_build(part, sizeof(part), &d), len);
 		cr_assert_neq(memcmp(full, part, len), 0);
 		cr_assert_eq(cake_csum_complete_partial(part, (uint32_t)len, (uint16_t)l4,
-							d.proto == 6 ? 16 : 6), 0);
+							d.proto == 6 ? 16 : 6),
+			     0);
 		cr_expect_eq(memcmp(full, part, len), 0, "case %zu", i);
 		cr_expect(pb_l4_csum_ok(part, len, l4, d.proto));
 	}
@@ -154,7 +162,7 @@ Test(csum, complete_partial_matches_full)
 Test(csum, complete_partial_udp_zero_is_ffff)
 {
 	struct pb_pkt d = sample(4, 17);
-	uint8_t pay[2] = { 0, 0 }, pkt[64];
+	uint8_t pay[2] = {0, 0}, pkt[64];
 	size_t len;
 	uint32_t s;
 
@@ -172,7 +180,7 @@ Test(csum, complete_partial_udp_zero_is_ffff)
 
 Test(csum, complete_partial_rejects_bad_offsets)
 {
-	uint8_t pkt[40] = { 0 };
+	uint8_t pkt[40] = {0};
 
 	cr_expect_eq(cake_csum_complete_partial(pkt, 40, 20, 19), -EINVAL);
 	cr_expect_eq(cake_csum_complete_partial(pkt, 40, 40, 0), -EINVAL);

@@ -7,14 +7,20 @@
 
 #include "tests/support/pktbuild.h"
 
-static const struct cake_siphash_key key = { .k = { 0x0123456789abcdefULL, 0x1122334455667788ULL } };
+static const struct cake_siphash_key key = {.k = {0x0123456789abcdefULL, 0x1122334455667788ULL}};
 
 static uint8_t buf[2048];
 
 static struct pb_pkt tcp4(void)
 {
-	struct pb_pkt d = { .family = 4, .proto = PB_PROTO_TCP, .sport = 40000, .dport = 443,
-			    .seq = 1000, .ack = 2000, .tcp_flags = PB_TCP_ACK, .tos = 0xb8 | 2 };
+	struct pb_pkt d = {.family = 4,
+			   .proto = PB_PROTO_TCP,
+			   .sport = 40000,
+			   .dport = 443,
+			   .seq = 1000,
+			   .ack = 2000,
+			   .tcp_flags = PB_TCP_ACK,
+			   .tos = 0xb8 | 2};
 
 	pb_addr4(d.src, 10, 0, 0, 1);
 	pb_addr4(d.dst, 192, 0, 2, 7);
@@ -23,8 +29,14 @@ static struct pb_pkt tcp4(void)
 
 static struct pb_pkt tcp6(void)
 {
-	struct pb_pkt d = { .family = 6, .proto = PB_PROTO_TCP, .sport = 50000, .dport = 22,
-			    .seq = 1, .ack = 2, .tcp_flags = PB_TCP_ACK, .tos = 0x28 | 1 };
+	struct pb_pkt d = {.family = 6,
+			   .proto = PB_PROTO_TCP,
+			   .sport = 50000,
+			   .dport = 22,
+			   .seq = 1,
+			   .ack = 2,
+			   .tcp_flags = PB_TCP_ACK,
+			   .tos = 0x28 | 1};
 
 	pb_addr6(d.src, 0x2001, 1);
 	pb_addr6(d.dst, 0x2001, 2);
@@ -66,7 +78,7 @@ static uint32_t want_host(uint8_t family, const uint8_t *addr)
 
 Test(flowkey, ipv4_tcp_fields)
 {
-	static const uint8_t opts[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 };
+	static const uint8_t opts[12] = {1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2};
 	struct pb_pkt d = tcp4();
 	struct cake_pkt p;
 	size_t len;
@@ -182,7 +194,7 @@ Test(flowkey, hash_properties)
 
 Test(flowkey, ipv4_fragments_hash_on_addresses)
 {
-	static const uint16_t frags[] = { PB_IPV4_MF, PB_IPV4_MF | 185, 185, PB_IPV4_DF | 1 };
+	static const uint16_t frags[] = {PB_IPV4_MF, PB_IPV4_MF | 185, 185, PB_IPV4_DF | 1};
 	struct pb_pkt d = tcp4();
 	struct cake_pkt p;
 	size_t len;
@@ -276,7 +288,7 @@ Test(flowkey, ipv6_fragments)
 
 Test(flowkey, no_port_protocols)
 {
-	static const uint8_t stop[] = { 1, 58, 50, 59, 47, 253 }; /* ICMP, ICMPv6, ESP, none */
+	static const uint8_t stop[] = {1, 58, 50, 59, 47, 253}; /* ICMP, ICMPv6, ESP, none */
 	uint8_t raw[64];
 	struct pb_pkt d = tcp6();
 	struct cake_pkt p;
@@ -296,12 +308,15 @@ Test(flowkey, no_port_protocols)
 
 Test(flowkey, other_port_protocols)
 {
-	static const struct { uint8_t proto; size_t min; } t[] = {
-		{ 136, 8 }, /* UDP-Lite */
-		{ 132, 12 }, /* SCTP */
-		{ 33, 12 }, /* DCCP */
+	static const struct {
+		uint8_t proto;
+		size_t min;
+	} t[] = {
+		{136, 8},  /* UDP-Lite */
+		{132, 12}, /* SCTP */
+		{33, 12},  /* DCCP */
 	};
-	uint8_t raw[16] = { 0x12, 0x34, 0x56, 0x78 };
+	uint8_t raw[16] = {0x12, 0x34, 0x56, 0x78};
 	struct pb_pkt d = tcp4();
 	struct cake_pkt p;
 	size_t len;
@@ -329,15 +344,15 @@ Test(flowkey, pure_ack_table)
 		size_t plen;
 		bool pure;
 	} t[] = {
-		{ PB_TCP_ACK, 0, true },
-		{ PB_TCP_ACK | PB_TCP_ECE, 0, true },
-		{ PB_TCP_ACK | PB_TCP_PSH, 0, true },
-		{ PB_TCP_ACK, 5, false },
-		{ PB_TCP_ACK | PB_TCP_SYN, 0, false },
-		{ PB_TCP_ACK | PB_TCP_FIN, 0, false },
-		{ PB_TCP_ACK | PB_TCP_RST, 0, false },
-		{ PB_TCP_SYN, 0, false },
-		{ 0, 0, false },
+		{PB_TCP_ACK, 0, true},
+		{PB_TCP_ACK | PB_TCP_ECE, 0, true},
+		{PB_TCP_ACK | PB_TCP_PSH, 0, true},
+		{PB_TCP_ACK, 5, false},
+		{PB_TCP_ACK | PB_TCP_SYN, 0, false},
+		{PB_TCP_ACK | PB_TCP_FIN, 0, false},
+		{PB_TCP_ACK | PB_TCP_RST, 0, false},
+		{PB_TCP_SYN, 0, false},
+		{0, 0, false},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -428,9 +443,9 @@ Test(flowkey, endless_extension_chain)
 /* Every truncation of valid packets, each in an exact-size heap copy for ASan. */
 Test(flowkey, truncation_never_reads_past_len)
 {
-	uint8_t ext[24], opts[8] = { 1, 1, 1, 1, 1, 1, 1, 0 };
-	struct pb_pkt samples[4] = { tcp4(), tcp6(), tcp4(), tcp6() };
-	uint8_t payload[3] = { 1, 2, 3 };
+	uint8_t ext[24], opts[8] = {1, 1, 1, 1, 1, 1, 1, 0};
+	struct pb_pkt samples[4] = {tcp4(), tcp6(), tcp4(), tcp6()};
+	uint8_t payload[3] = {1, 2, 3};
 
 	samples[0].ip_opts = opts;
 	samples[0].ip_opts_len = 8;
@@ -452,7 +467,8 @@ Test(flowkey, truncation_never_reads_past_len)
 			cr_expect_eq(cake_flowkey_parse(&p, copy, (uint32_t)l, &key),
 				     CAKE_FLOWKEY_BAD, "sample %zu truncated to %zu", s, l);
 			cr_expect_eq(p.l4_offset, 0);
-			cr_expect_eq(p.flags & (CAKE_PKT_TCP | CAKE_PKT_UDP | CAKE_PKT_PURE_ACK), 0);
+			cr_expect_eq(p.flags & (CAKE_PKT_TCP | CAKE_PKT_UDP | CAKE_PKT_PURE_ACK),
+				     0);
 			free(copy);
 		}
 	}

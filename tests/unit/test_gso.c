@@ -22,11 +22,19 @@ TestSuite(gso, .init = init_payload);
 
 static struct pb_pkt tcp_desc(uint8_t family, size_t plen)
 {
-	struct pb_pkt d = { .family = family, .proto = PB_PROTO_TCP, .sport = 443,
-			    .dport = 51000, .seq = 0xfffff000, .ack = 0x01020304,
-			    .tcp_flags = PB_TCP_ACK, .window = 501, .ip_id = 0xfff0,
-			    .frag = PB_IPV4_DF, .tos = 0x02, .payload = payload,
-			    .payload_len = plen };
+	struct pb_pkt d = {.family = family,
+			   .proto = PB_PROTO_TCP,
+			   .sport = 443,
+			   .dport = 51000,
+			   .seq = 0xfffff000,
+			   .ack = 0x01020304,
+			   .tcp_flags = PB_TCP_ACK,
+			   .window = 501,
+			   .ip_id = 0xfff0,
+			   .frag = PB_IPV4_DF,
+			   .tos = 0x02,
+			   .payload = payload,
+			   .payload_len = plen};
 
 	if (family == 4) {
 		pb_addr4(d.src, 192, 168, 1, 2);
@@ -52,11 +60,12 @@ static struct cake_vnet_hdr vnet(const struct pb_pkt *d, uint8_t type, uint16_t 
 {
 	uint16_t l4 = (uint16_t)pb_ip_hdr_len(d);
 
-	return (struct cake_vnet_hdr){ .flags = d->partial_csum ? CAKE_VNET_F_NEEDS_CSUM : 0,
-				       .gso_type = type, .gso_size = mss,
-				       .hdr_len = (uint16_t)(l4 + pb_l4_hdr_len(d)),
-				       .csum_start = l4,
-				       .csum_offset = d->proto == PB_PROTO_TCP ? 16 : 6 };
+	return (struct cake_vnet_hdr){.flags = d->partial_csum ? CAKE_VNET_F_NEEDS_CSUM : 0,
+				      .gso_type = type,
+				      .gso_size = mss,
+				      .hdr_len = (uint16_t)(l4 + pb_l4_hdr_len(d)),
+				      .csum_start = l4,
+				      .csum_offset = d->proto == PB_PROTO_TCP ? 16 : 6};
 }
 
 /*
@@ -77,7 +86,7 @@ static size_t expected(const struct pb_pkt *d, uint16_t mss, uint32_t i, uint32_
 	if (i > 0)
 		e.tcp_flags &= (uint8_t)~PB_TCP_CWR;
 	if (i + 1 < n)
-		e.tcp_flags &= (uint8_t)~(PB_TCP_FIN | PB_TCP_PSH);
+		e.tcp_flags &= (uint8_t) ~(PB_TCP_FIN | PB_TCP_PSH);
 	return pb_build(want, sizeof(want), &e);
 }
 
@@ -101,7 +110,8 @@ static uint32_t check_segments(const struct pb_pkt *d, uint8_t type, uint16_t ms
 		cr_assert_eq(got, (int)wlen, "segment %u of %u", i, n);
 		cr_assert_eq(cake_gso_seg_len(&plan, i), wlen);
 		for (size_t b = 0; b < wlen; b++)
-			cr_assert_eq(seg[b], want[b], "segment %u of %u differs at byte %zu", i, n, b);
+			cr_assert_eq(seg[b], want[b], "segment %u of %u differs at byte %zu", i, n,
+				     b);
 		if (d->family == 4)
 			cr_assert(pb_ipv4_csum_ok(seg), "segment %u", i);
 		cr_assert(pb_l4_csum_ok(seg, wlen, l4, d->proto), "segment %u", i);
@@ -109,7 +119,7 @@ static uint32_t check_segments(const struct pb_pkt *d, uint8_t type, uint16_t ms
 	return n;
 }
 
-static const uint8_t tcp_opts[12] = { 1, 1, 8, 10, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+static const uint8_t tcp_opts[12] = {1, 1, 8, 10, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
 
 Test(gso, tso_ipv4_64k)
 {
@@ -155,8 +165,8 @@ Test(gso, tso_ipv6_64k)
 
 Test(gso, tso_ipv4_options_and_ipv6_extension_header)
 {
-	static const uint8_t ipopts[8] = { 1, 1, 1, 1, 1, 1, 1, 0 };
-	static const uint8_t hbh[8] = { 6, 0, 1, 4, 0, 0, 0, 0 };
+	static const uint8_t ipopts[8] = {1, 1, 1, 1, 1, 1, 1, 0};
+	static const uint8_t hbh[8] = {6, 0, 1, 4, 0, 0, 0, 0};
 	struct pb_pkt d4 = tcp_desc(4, 9000), d6 = tcp_desc(6, 9000);
 
 	d4.ip_opts = ipopts;
@@ -184,7 +194,7 @@ Test(gso, tso_without_needs_csum)
 
 Test(gso, tail_shorter_and_exact_multiple)
 {
-	static const size_t plens[] = { 2 * 1000 + 1, 3 * 1000, 1001 };
+	static const size_t plens[] = {2 * 1000 + 1, 3 * 1000, 1001};
 
 	for (size_t i = 0; i < 3; i++) {
 		struct pb_pkt d = tcp_desc(i & 1 ? 6 : 4, plens[i]);
@@ -229,7 +239,7 @@ Test(gso, not_really_gso_is_one_packet)
 	struct pb_pkt d = tcp_desc(4, 1000);
 	struct cake_vnet_hdr vh;
 	struct cake_gso_plan plan;
-	struct cake_pkt p = { 0 };
+	struct cake_pkt p = {0};
 	size_t len, wlen;
 
 	d.partial_csum = true;
@@ -276,7 +286,7 @@ Test(gso, fill_pkt_and_buffer_errors)
 	struct pb_pkt d = tcp_desc(6, 5000);
 	struct cake_vnet_hdr vh;
 	struct cake_gso_plan plan;
-	struct cake_pkt p = { 0 };
+	struct cake_pkt p = {0};
 	size_t len;
 
 	d.partial_csum = true;
@@ -307,24 +317,24 @@ Test(gso, lying_fields_are_refused)
 		struct cake_vnet_hdr vh;
 		int err;
 	} t[] = {
-		{ 4, { 1, CAKE_VNET_GSO_TCPV4, 54, 0, 20, 16 }, -EINVAL },     /* gso_size 0 */
-		{ 4, { 1, CAKE_VNET_GSO_TCPV4, 60000, 1000, 20, 16 }, -EINVAL }, /* hdr_len > len */
-		{ 4, { 1, CAKE_VNET_GSO_TCPV4, 54, 1000, 21, 16 }, -EINVAL },  /* csum_start */
-		{ 4, { 1, CAKE_VNET_GSO_TCPV4, 54, 1000, 20, 6 }, -EINVAL },   /* csum_offset */
-		{ 4, { 1, CAKE_VNET_GSO_TCPV6, 54, 1000, 20, 16 }, -EINVAL },  /* not IPv6 */
-		{ 4, { 1, CAKE_VNET_GSO_UDP_L4, 54, 1000, 20, 6 }, -EINVAL },  /* not UDP */
-		{ 4, { 1, CAKE_VNET_GSO_UDP, 54, 1000, 20, 6 }, -EOPNOTSUPP }, /* UFO */
-		{ 4, { 1, 2, 54, 1000, 20, 16 }, -EINVAL },                    /* unknown type */
-		{ 4, { 1, CAKE_VNET_GSO_NONE, 0, 0, 3039, 0 }, -EINVAL },      /* field past end */
-		{ 4, { 1, CAKE_VNET_GSO_NONE, 0, 0, 3000, 39 }, -EINVAL },
-		{ 0, { 0, CAKE_VNET_GSO_NONE, 0, 0, 0, 0 }, -EINVAL },         /* empty */
-		{ 6, { 1, CAKE_VNET_GSO_TCPV6, 48, 1000, 40, 16 }, -EINVAL },  /* not TCP */
-		{ 6, { 1, CAKE_VNET_GSO_TCPV4, 48, 1000, 40, 6 }, -EINVAL },
-		{ 6, { 0, CAKE_VNET_GSO_UDP_L4, 48, 1000, 40, 6 }, -EINVAL },  /* USO w/o csum */
-		{ 6, { 1, CAKE_VNET_GSO_UDP_L4, 48, 23, 40, 6 }, -EINVAL },    /* > 128 segs */
-		{ 6, { 1, CAKE_VNET_GSO_UDP_L4, 48, 24, 40, 6 }, 0 },          /* 125 segs */
-		{ 4, { 1, CAKE_VNET_GSO_TCPV4, 0, 1000, 20, 16 }, 0 },         /* hdr_len hint */
-		{ 4, { 1, CAKE_VNET_GSO_TCPV4, 3040, 1000, 20, 16 }, 0 },
+		{4, {1, CAKE_VNET_GSO_TCPV4, 54, 0, 20, 16}, -EINVAL},	     /* gso_size 0 */
+		{4, {1, CAKE_VNET_GSO_TCPV4, 60000, 1000, 20, 16}, -EINVAL}, /* hdr_len > len */
+		{4, {1, CAKE_VNET_GSO_TCPV4, 54, 1000, 21, 16}, -EINVAL},    /* csum_start */
+		{4, {1, CAKE_VNET_GSO_TCPV4, 54, 1000, 20, 6}, -EINVAL},     /* csum_offset */
+		{4, {1, CAKE_VNET_GSO_TCPV6, 54, 1000, 20, 16}, -EINVAL},    /* not IPv6 */
+		{4, {1, CAKE_VNET_GSO_UDP_L4, 54, 1000, 20, 6}, -EINVAL},    /* not UDP */
+		{4, {1, CAKE_VNET_GSO_UDP, 54, 1000, 20, 6}, -EOPNOTSUPP},   /* UFO */
+		{4, {1, 2, 54, 1000, 20, 16}, -EINVAL},			     /* unknown type */
+		{4, {1, CAKE_VNET_GSO_NONE, 0, 0, 3039, 0}, -EINVAL},	     /* field past end */
+		{4, {1, CAKE_VNET_GSO_NONE, 0, 0, 3000, 39}, -EINVAL},
+		{0, {0, CAKE_VNET_GSO_NONE, 0, 0, 0, 0}, -EINVAL},	  /* empty */
+		{6, {1, CAKE_VNET_GSO_TCPV6, 48, 1000, 40, 16}, -EINVAL}, /* not TCP */
+		{6, {1, CAKE_VNET_GSO_TCPV4, 48, 1000, 40, 6}, -EINVAL},
+		{6, {0, CAKE_VNET_GSO_UDP_L4, 48, 1000, 40, 6}, -EINVAL}, /* USO w/o csum */
+		{6, {1, CAKE_VNET_GSO_UDP_L4, 48, 23, 40, 6}, -EINVAL},	  /* > 128 segs */
+		{6, {1, CAKE_VNET_GSO_UDP_L4, 48, 24, 40, 6}, 0},	  /* 125 segs */
+		{4, {1, CAKE_VNET_GSO_TCPV4, 0, 1000, 20, 16}, 0},	  /* hdr_len hint */
+		{4, {1, CAKE_VNET_GSO_TCPV4, 3040, 1000, 20, 16}, 0},
 	};
 
 	t4.partial_csum = true;
