@@ -44,12 +44,10 @@ enum cake_ipproto {
 
 enum cake_hdr_lengths {
 	CAKE_IPV4_HDR_BYTES = 20,
-	CAKE_IPV4_MAX_HDR_BYTES = 60,
 	CAKE_IPV6_HDR_BYTES = 40,
 	CAKE_TCP_HDR_BYTES = 20,
 	CAKE_TCP_MAX_HDR_BYTES = 60,
 	CAKE_UDP_HDR_BYTES = 8,
-	CAKE_IP_MAX_LEN_BYTES = 65535,
 };
 
 /* TCP flag bits in header byte 13. */
