@@ -98,6 +98,7 @@ static void rx_initiation(struct wg_device *dev, const uint8_t *msg, struct wg_p
 	}
 	peer = peer_of(remote);
 	authenticated(peer, pkt, now_ns);
+	peer->stats.rx_bytes += pkt->msg_len;
 	if (wg_noise_create_response(remote, &resp, &dev->rng, now_ns) ||
 	    wg_noise_begin_session(remote, now_ns)) {
 		dev->stats.rx_handshake_bad++;
@@ -105,7 +106,7 @@ static void rx_initiation(struct wg_device *dev, const uint8_t *msg, struct wg_p
 	}
 	wg_timers_event_session_derived(&peer->timers, now_ns);
 	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
-	dev->ops.send_control(dev->ops.ctx, &peer->endpoint, (const uint8_t *)&resp, sizeof(resp));
+	wg_device_send_control(dev, peer, (const uint8_t *)&resp, sizeof(resp));
 	wg_device_log(dev, WG_LOG_DEBUG, "peer %llu: answered handshake initiation",
 		      (unsigned long long)peer->id);
 }
@@ -125,6 +126,7 @@ static void rx_response(struct wg_device *dev, const uint8_t *msg, struct wg_pkt
 	}
 	peer = peer_of(remote);
 	authenticated(peer, pkt, now_ns);
+	peer->stats.rx_bytes += pkt->msg_len;
 	wg_timers_event_session_derived(&peer->timers, now_ns);
 	handshake_done(dev, peer, now_ns);
 	/* Confirm the session to the responder: with staged data, or a keepalive. */

@@ -30,9 +30,11 @@ static struct wg_peer *route(struct wg_device *dev, const struct wg_pkt *pkt)
 	return NULL;
 }
 
-static void send_control(struct wg_device *dev, struct wg_peer *peer, const uint8_t *msg,
-			 size_t len)
+/* Every message to a peer counts in its transfer, as Linux and wireguard-go count. */
+void wg_device_send_control(struct wg_device *dev, struct wg_peer *peer, const uint8_t *msg,
+			    size_t len)
 {
+	peer->stats.tx_bytes += len;
 	dev->ops.send_control(dev->ops.ctx, &peer->endpoint, msg, len);
 }
 
@@ -62,7 +64,7 @@ void wg_device_send_initiation(struct wg_device *dev, struct wg_peer *peer, bool
 		      (unsigned long long)peer->id);
 	wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
 	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
-	send_control(dev, peer, (const uint8_t *)&msg, sizeof(msg));
+	wg_device_send_control(dev, peer, (const uint8_t *)&msg, sizeof(msg));
 	wg_timers_event_handshake_initiated(&peer->timers, now_ns, &dev->rng);
 	cw_memzero(&msg, sizeof(msg));
 }
@@ -85,11 +87,10 @@ void wg_device_send_keepalive(struct wg_device *dev, struct wg_peer *peer, uint6
 		return;
 	if (!wg_keypair_encrypt(kp, wg_pkt_msg(pkt), 0, wg_pkt_room(pkt) + DATA_HEADROOM_LEN,
 				dev->mtu, now_ns, &msg_len)) {
-		peer->stats.tx_bytes += msg_len;
 		peer->stats.tx_packets++;
 		wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
 		wg_timers_event_any_authenticated_packet_sent(&peer->timers);
-		send_control(dev, peer, wg_pkt_msg(pkt), msg_len);
+		wg_device_send_control(dev, peer, wg_pkt_msg(pkt), msg_len);
 	}
 	wg_device_pkt_put(dev, pkt);
 }

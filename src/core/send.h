@@ -4,11 +4,15 @@
 #define CAKEWG_SRC_CORE_SEND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct wg_device;
 struct wg_peer;
 
+/* Sends a handshake or keepalive message to the peer now, counted in its transfer. */
+void wg_device_send_control(struct wg_device *dev, struct wg_peer *peer, const uint8_t *msg,
+			    size_t len);
 /* Sends an initiation unless one went out less than REKEY_TIMEOUT ago. */
 void wg_device_send_initiation(struct wg_device *dev, struct wg_peer *peer, bool is_retry,
 			       uint64_t now_ns);

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#define _GNU_SOURCE
+#include "src/edge/daemon.h"
+
+#include <errno.h>
+#include <ev.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "src/core/device.h"
+#include "src/core/uapi.h"
+#include "src/edge/log.h"
+#include "src/edge/netlink.h"
+#include "src/edge/tun.h"
+#include "src/edge/uapi_server.h"
+#include "src/edge/underlay.h"
+
+enum {
+	WG_DAEMON_BATCH = 64,
+	TUN_TXQLEN = 1000,
+};
+
+struct daemon {
+	struct ev_loop *loop;
+	char ifname[IFNAMSIZ];
+	uint32_t ifindex;
+	struct wg_device dev;
+	struct wg_tun tun;
+	struct wg_underlay udp;
+	struct wg_uapi_server uapi;
+	struct wg_nl_events *nlev;
+	ev_io tun_w, udp4_w, udp6_w, udp_write_w, nl_w;
+	ev_timer timers_w, tx_w;
+	ev_prepare prepare_w;
+	ev_signal sigint_w, sigterm_w;
+	uint64_t now_ns;
+	bool waiting_writable;
+	int exit_code;
+	unsigned long long tun_write_errors;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * WG_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void tick(struct daemon *d)
+{
+	struct timespec ts;
+	struct wg_walltime wall;
+
+	d->now_ns = mono_ns();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	wall.sec = (uint64_t)ts.tv_sec;
+	wall.nsec = (uint32_t)ts.tv_nsec;
+	wg_device_set_clock(&d->dev, d->now_ns, &wall);
+}
+
+static void rng_fill(void *ctx, void *buf, size_t len)
+{
+	(void)ctx;
+	randombytes_buf(buf, len);
+}
+
+/* --- device I/O operations --- */
+
+static int op_send_data(void *ctx, const struct wg_endpoint *ep, struct wg_pkt *pkt)
+{
+	struct daemon *d = ctx;
+
+	return wg_underlay_queue(&d->udp, ep, pkt);
+}
+
+static void op_send_control(void *ctx, const struct wg_endpoint *ep, const uint8_t *msg, size_t len)
+{
+	struct daemon *d = ctx;
+
+	wg_underlay_send_now(&d->udp, ep, msg, len);
+}
+
+static void op_tun_write(void *ctx, struct wg_pkt *pkt)
+{
+	struct daemon *d = ctx;
+
+	if (wg_tun_write(&d->tun, NULL, pkt->cp.data, pkt->cp.len) < 0)
+		d->tun_write_errors++;
+	wg_device_pkt_put(&d->dev, pkt);
+}
+
+/* --- event handlers --- */
+
+static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	tick(d);
+	for (int i = 0; i < WG_DAEMON_BATCH; i++) {
+		struct wg_pkt *pkt = wg_device_pkt_get(&d->dev, false);
+		ssize_t n;
+
+		if (!pkt)
+			break;
+		n = wg_tun_read(&d->tun, NULL, pkt->cp.data, wg_pkt_room(pkt) - WG_PKT_TAILROOM);
+		if (n <= 0) {
+			wg_device_pkt_put(&d->dev, pkt);
+			break;
+		}
+		pkt->cp.len = (uint32_t)n;
+		wg_device_tx(&d->dev, pkt, d->now_ns);
+	}
+}
+
+static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+	struct wg_pkt *pkts[WG_DAEMON_BATCH];
+	int n, i;
+
+	(void)loop;
+	(void)revents;
+	tick(d);
+	for (i = 0; i < WG_DAEMON_BATCH; i++) {
+		pkts[i] = wg_device_pkt_get(&d->dev, false);
+		if (!pkts[i])
+			break;
+	}
+	n = wg_underlay_recv(&d->udp, w->fd, pkts, i);
+	for (int k = 0; k < i; k++) {
+		if (k < n)
+			wg_device_rx(&d->dev, pkts[k], d->now_ns);
+		else
+			wg_device_pkt_put(&d->dev, pkts[k]);
+	}
+}
+
+static void writable_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)revents;
+	/* The send path resumes in the prepare watcher; stop watching until it blocks again. */
+	ev_io_stop(loop, w);
+	d->waiting_writable = false;
+}
+
+static void timers_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	tick(d);
+	wg_device_run_timers(&d->dev, d->now_ns);
+}
+
+static void tx_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)w;
+	(void)revents; /* the prepare watcher does the sending */
+}
+
+static void arm_timer(struct daemon *d, ev_timer *t, uint64_t at_ns)
+{
+	ev_timer_stop(d->loop, t);
+	if (at_ns == UINT64_MAX)
+		return;
+	ev_timer_set(t, at_ns > d->now_ns ? (double)(at_ns - d->now_ns) / 1e9 : 0., 0.);
+	ev_timer_start(d->loop, t);
+}
+
+/* Once per loop iteration, before it blocks: send what may go, then set the timers. */
+static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	struct daemon *d = w->data;
+	uint64_t next = UINT64_MAX;
+
+	(void)loop;
+	(void)revents;
+	tick(d);
+	if (!d->waiting_writable) {
+		bool more = wg_device_tx_flush(&d->dev, d->now_ns, &next);
+		bool blocked = wg_underlay_flush(&d->udp) == -EAGAIN || (more && next == 0);
+
+		if (blocked) {
+			d->waiting_writable = true;
+			ev_io_set(&d->udp_write_w, wg_underlay_blocked_fd(&d->udp), EV_WRITE);
+			ev_io_start(d->loop, &d->udp_write_w);
+			next = UINT64_MAX;
+		}
+	}
+	arm_timer(d, &d->tx_w, next);
+	arm_timer(d, &d->timers_w, wg_device_next_deadline(&d->dev));
+}
+
+static void link_event(void *ctx, const struct wg_nl_link_event *e)
+{
+	struct daemon *d = ctx;
+
+	if (e->ifindex != d->ifindex)
+		return;
+	if (e->kind == WG_NL_LINK_DELETED) {
+		wg_log_info("Interface deleted: shutting down");
+		ev_break(d->loop, EVBREAK_ALL);
+		return;
+	}
+	if (e->mtu && e->mtu != d->dev.mtu) {
+		wg_log_debug("MTU is now %u", e->mtu);
+		wg_device_set_mtu(&d->dev, e->mtu);
+	}
+}
+
+static void nl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	if (wg_netlink_events_read(d->nlev, link_event, d) == -ENOBUFS)
+		wg_log_err("Link events were lost (netlink socket overflow)");
+}
+
+static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	(void)revents;
+	wg_log_info("Received signal %d: shutting down", w->signum);
+	ev_break(loop, EVBREAK_ALL);
+}
+
+/* --- UAPI --- */
+
+static struct wg_devconf *uapi_get(void *ctx)
+{
+	struct daemon *d = ctx;
+
+	tick(d);
+	return wg_device_snapshot(&d->dev, d->now_ns);
+}
+
+static int uapi_set(void *ctx, const struct wg_devconf *conf)
+{
+	struct daemon *d = ctx;
+	int ret;
+
+	tick(d);
+	if ((conf->flags & WG_DEVCONF_HAS_LISTEN_PORT) && conf->listen_port != d->udp.port) {
+		ret = wg_underlay_rebind(&d->udp, conf->listen_port);
+		if (ret) {
+			wg_log_err("Unable to bind listen port %u: %s", conf->listen_port,
+				   strerror(-ret));
+			return -EADDRINUSE;
+		}
+	}
+	if ((conf->flags & WG_DEVCONF_HAS_FWMARK) && conf->fwmark != d->udp.fwmark) {
+		ret = wg_underlay_set_fwmark(&d->udp, conf->fwmark);
+		if (ret)
+			return -EADDRINUSE; /* as wireguard-go answers a failed SO_MARK */
+	}
+	ret = wg_device_apply(&d->dev, conf, d->now_ns);
+	d->dev.listen_port = d->udp.port;
+	return ret;
+}
+
+/* --- setup and teardown --- */
+
+static void watch_udp(struct daemon *d)
+{
+	ev_io_stop(d->loop, &d->udp4_w);
+	ev_io_stop(d->loop, &d->udp6_w);
+	if (d->udp.fd4 >= 0) {
+		ev_io_set(&d->udp4_w, d->udp.fd4, EV_READ);
+		ev_io_start(d->loop, &d->udp4_w);
+	}
+	if (d->udp.fd6 >= 0) {
+		ev_io_set(&d->udp6_w, d->udp.fd6, EV_READ);
+		ev_io_start(d->loop, &d->udp6_w);
+	}
+}
+
+static void rebound(void *ctx)
+{
+	watch_udp(ctx);
+}
+
+static int setup_io(struct daemon *d, const char *ifname)
+{
+	struct wg_nl_link link;
+	struct wg_nl *nl;
+	int ret;
+
+	ret = wg_tun_open(&d->tun, ifname, 0);
+	if (ret) {
+		wg_log_err("Failed to create TUN device %s: %s", ifname, strerror(-ret));
+		return ret;
+	}
+	snprintf(d->ifname, sizeof(d->ifname), "%s", d->tun.name);
+	ret = wg_netlink_open(&nl);
+	if (!ret) {
+		ret = wg_netlink_link_get(nl, d->ifname, &link);
+		if (!ret) {
+			d->ifindex = link.ifindex;
+			wg_device_set_mtu(&d->dev, link.mtu);
+			(void)wg_netlink_link_set_txqlen(nl, link.ifindex, TUN_TXQLEN);
+		}
+		wg_netlink_close(nl);
+	}
+	if (ret) {
+		wg_log_err("Failed to query %s: %s", d->ifname, strerror(-ret));
+		return ret;
+	}
+	ret = wg_netlink_events_open(&d->nlev);
+	if (ret)
+		return ret;
+	ret = wg_underlay_open(&d->udp, &d->dev, 0, rebound, d);
+	if (ret) {
+		wg_log_err("Failed to open UDP sockets: %s", strerror(-ret));
+		return ret;
+	}
+	d->dev.listen_port = d->udp.port;
+	return 0;
+}
+
+static void start_watchers(struct daemon *d)
+{
+	ev_io_init(&d->tun_w, tun_cb, d->tun.fd, EV_READ);
+	ev_io_init(&d->udp4_w, udp_cb, -1, EV_READ);
+	ev_io_init(&d->udp6_w, udp_cb, -1, EV_READ);
+	ev_io_init(&d->udp_write_w, writable_cb, -1, EV_WRITE);
+	ev_io_init(&d->nl_w, nl_cb, wg_netlink_events_fd(d->nlev), EV_READ);
+	ev_timer_init(&d->timers_w, timers_cb, 0., 0.);
+	ev_timer_init(&d->tx_w, tx_cb, 0., 0.);
+	ev_prepare_init(&d->prepare_w, prepare_cb);
+	ev_signal_init(&d->sigint_w, signal_cb, SIGINT);
+	ev_signal_init(&d->sigterm_w, signal_cb, SIGTERM);
+	d->tun_w.data = d->udp4_w.data = d->udp6_w.data = d->udp_write_w.data = d;
+	d->nl_w.data = d->timers_w.data = d->tx_w.data = d->prepare_w.data = d;
+	ev_io_start(d->loop, &d->tun_w);
+	ev_io_start(d->loop, &d->nl_w);
+	ev_prepare_start(d->loop, &d->prepare_w);
+	ev_signal_start(d->loop, &d->sigint_w);
+	ev_signal_start(d->loop, &d->sigterm_w);
+	watch_udp(d);
+}
+
+static void teardown(struct daemon *d)
+{
+	wg_uapi_server_stop(&d->uapi);
+	wg_underlay_close(&d->udp);
+	wg_device_deinit(&d->dev);
+	if (d->nlev)
+		wg_netlink_events_close(d->nlev);
+	wg_tun_close(&d->tun);
+}
+
+int wg_daemon_run(const struct wg_daemon_opts *opts)
+{
+	struct wg_io_ops ops = {
+		.send_data = op_send_data,
+		.send_control = op_send_control,
+		.tun_write = op_tun_write,
+		.log = wg_log_device_op,
+	};
+	struct wg_uapi_handlers handlers = { .get = uapi_get, .set = uapi_set };
+	struct wg_rng rng = { .fill = rng_fill };
+	struct daemon *d = calloc(1, sizeof(*d));
+	int ret;
+
+	if (!d)
+		return 1;
+	signal(SIGPIPE, SIG_IGN);
+	d->loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
+	ops.ctx = handlers.ctx = d;
+	d->udp.fd4 = d->udp.fd6 = -1;
+	d->tun.fd = -1;
+	tick(d);
+	ret = wg_device_init(&d->dev, opts->ifname, &ops, &rng, d->now_ns);
+	if (!ret)
+		ret = setup_io(d, opts->ifname);
+	if (!ret) {
+		ret = wg_uapi_server_start(&d->uapi, d->loop, d->ifname, &handlers);
+		if (ret)
+			wg_log_err("UAPI listen error: %s", strerror(-ret));
+	}
+	if (!ret) {
+		start_watchers(d);
+		wg_log_info("Device started");
+		if (opts->ready_fd >= 0) {
+			(void)!write(opts->ready_fd, "1", 1);
+			close(opts->ready_fd);
+		}
+		ev_run(d->loop, 0);
+		wg_log_info("Device closing");
+	}
+	teardown(d);
+	ev_loop_destroy(d->loop);
+	sodium_memzero(d, sizeof(*d));
+	free(d);
+	return ret ? 1 : 0;
+}
