@@ -69,7 +69,7 @@ void wg_cookie_checker_deinit(struct wg_cookie_checker *c)
 static void make_cookie(struct wg_cookie_checker *c, uint8_t cookie[COOKIE_LEN],
 			const struct wg_src_addr *src, uint64_t now_ns)
 {
-	uint8_t port[2] = { (uint8_t)(src->port >> 8), (uint8_t)src->port };
+	uint8_t port[2] = {(uint8_t)(src->port >> 8), (uint8_t)src->port};
 	struct cw_blake2s s;
 
 	if (has_expired(c->secret_birthdate_ns, COOKIE_SECRET_MAX_AGE_NS, now_ns)) {
@@ -82,9 +82,9 @@ static void make_cookie(struct wg_cookie_checker *c, uint8_t cookie[COOKIE_LEN],
 	cw_blake2s_final(&s, cookie);
 }
 
-enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_t *msg,
-				       size_t len, bool check_cookie,
-				       const struct wg_src_addr *src, uint64_t now_ns)
+enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_t *msg, size_t len,
+				       bool check_cookie, const struct wg_src_addr *src,
+				       uint64_t now_ns)
 {
 	const struct message_macs *macs;
 	enum wg_mac_verdict ret = INVALID_MAC;

@@ -42,7 +42,7 @@ enum wg_mac_verdict {
 };
 
 struct wg_cookie_checker {
-	const struct wg_cookie_keys *keys; /* of our own static public key */
+	const struct wg_cookie_keys *keys;  /* of our own static public key */
 	struct wg_ratelimiter *ratelimiter; /* may be NULL: no rate limiting */
 	struct wg_rng rng;
 	uint8_t secret[COOKIE_SECRET_LEN];
@@ -59,9 +59,9 @@ void wg_cookie_checker_deinit(struct wg_cookie_checker *c);
  * Checks the macs of a received handshake message (msg, len: the whole message, which ends
  * in struct message_macs). Without check_cookie (not under load) a valid mac1 suffices.
  */
-enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_t *msg,
-				       size_t len, bool check_cookie,
-				       const struct wg_src_addr *src, uint64_t now_ns);
+enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_t *msg, size_t len,
+				       bool check_cookie, const struct wg_src_addr *src,
+				       uint64_t now_ns);
 
 /* Builds the cookie reply to the handshake message msg (sender index sender_index) from src. */
 void wg_cookie_reply_create(struct wg_cookie_checker *c, struct message_handshake_cookie *dst,

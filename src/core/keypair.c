@@ -16,7 +16,8 @@ size_t wg_keypair_padded_len(size_t plain_len, unsigned int mtu)
 {
 	size_t last_unit = plain_len, padded;
 
-	padded = (last_unit + MESSAGE_PADDING_MULTIPLE - 1) & ~(size_t)(MESSAGE_PADDING_MULTIPLE - 1);
+	padded = (last_unit + MESSAGE_PADDING_MULTIPLE - 1) &
+		 ~(size_t)(MESSAGE_PADDING_MULTIPLE - 1);
 	if (!mtu)
 		return padded;
 	/* A plaintext beyond the MTU is padded as its last MTU-sized piece would be, so

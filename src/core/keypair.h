@@ -41,10 +41,10 @@ struct wg_keypair {
 /* Outcome of decrypting a data message. */
 enum wg_data_verdict {
 	DATA_OK,
-	DATA_MALFORMED,	       /* too short, or not a data message */
-	DATA_KEYPAIR_INVALID,  /* expired (REJECT_AFTER_TIME), used up, or invalidated */
-	DATA_AUTH_FAILED,      /* wrong key or altered message */
-	DATA_REPLAYED,	       /* authentic, but its counter was seen or is too old */
+	DATA_MALFORMED,	      /* too short, or not a data message */
+	DATA_KEYPAIR_INVALID, /* expired (REJECT_AFTER_TIME), used up, or invalidated */
+	DATA_AUTH_FAILED,     /* wrong key or altered message */
+	DATA_REPLAYED,	      /* authentic, but its counter was seen or is too old */
 };
 
 /*
@@ -78,8 +78,7 @@ WG_MUST_CHECK bool wg_keypair_should_rekey_on_send(const struct wg_keypair *kp, 
 
 /* True when an initiator receiving on kp should start a new handshake: kp is older than
  * REJECT_AFTER_TIME - KEEPALIVE_TIMEOUT - REKEY_TIMEOUT. */
-WG_MUST_CHECK bool wg_keypair_should_rekey_on_receive(const struct wg_keypair *kp,
-						      uint64_t now_ns);
+WG_MUST_CHECK bool wg_keypair_should_rekey_on_receive(const struct wg_keypair *kp, uint64_t now_ns);
 
 /* True when kp may still send now. */
 WG_MUST_CHECK bool wg_keypair_can_send(const struct wg_keypair *kp, uint64_t now_ns);

@@ -23,9 +23,9 @@
 #include "src/core/clock.h"
 
 /* The Noise protocol name, WireGuard's prologue and the MAC labels (no trailing NUL). */
-#define NOISE_CONSTRUCTION "Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
-#define NOISE_IDENTIFIER "WireGuard v1 zx2c4 Jason@zx2c4.com"
-#define COOKIE_LABEL_MAC1 "mac1----"
+#define NOISE_CONSTRUCTION  "Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
+#define NOISE_IDENTIFIER    "WireGuard v1 zx2c4 Jason@zx2c4.com"
+#define COOKIE_LABEL_MAC1   "mac1----"
 #define COOKIE_LABEL_COOKIE "cookie--"
 
 enum noise_strings {

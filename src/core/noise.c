@@ -98,7 +98,8 @@ static void handshake_init(const struct wg_noise_identity *id, uint8_t ck[NOISE_
 
 /* AEAD with key, nonce 0 and h as associated data; then h = HASH(h || ciphertext). */
 static void message_encrypt(uint8_t *dst, const uint8_t *src, size_t len,
-			    const uint8_t key[NOISE_SYMMETRIC_KEY_LEN], uint8_t hash[NOISE_HASH_LEN])
+			    const uint8_t key[NOISE_SYMMETRIC_KEY_LEN],
+			    uint8_t hash[NOISE_HASH_LEN])
 {
 	cw_aead_encrypt(dst, src, len, hash, NOISE_HASH_LEN, 0, key);
 	mix_hash(hash, dst, noise_encrypted_len(len));
@@ -290,8 +291,8 @@ int wg_noise_create_initiation(struct wg_noise_remote *r, struct message_handsha
 	/* e */
 	if (!make_ephemeral(hs->ephemeral_private, dst->unencrypted_ephemeral, rng))
 		goto fail;
-	message_ephemeral(dst->unencrypted_ephemeral, dst->unencrypted_ephemeral,
-			  hs->chaining_key, hs->hash);
+	message_ephemeral(dst->unencrypted_ephemeral, dst->unencrypted_ephemeral, hs->chaining_key,
+			  hs->hash);
 	/* es */
 	if (!mix_dh(hs->chaining_key, key, hs->ephemeral_private, r->remote_static))
 		goto fail;
@@ -336,9 +337,9 @@ static enum wg_noise_verdict initiation_is_fresh(const struct wg_noise_remote *r
 
 /* The accepted initiation becomes the peer's handshake. */
 static void initiation_accept(struct wg_noise_remote *r, const uint8_t e[NOISE_PUBLIC_KEY_LEN],
-			      const uint8_t t[NOISE_TIMESTAMP_LEN], const uint8_t ck[NOISE_HASH_LEN],
-			      const uint8_t hash[NOISE_HASH_LEN], uint32_t sender_index,
-			      uint64_t now_ns)
+			      const uint8_t t[NOISE_TIMESTAMP_LEN],
+			      const uint8_t ck[NOISE_HASH_LEN], const uint8_t hash[NOISE_HASH_LEN],
+			      uint32_t sender_index, uint64_t now_ns)
 {
 	struct wg_noise_handshake *hs = &r->handshake;
 
@@ -424,8 +425,8 @@ int wg_noise_create_response(struct wg_noise_remote *r, struct message_handshake
 	/* e */
 	if (!make_ephemeral(hs->ephemeral_private, dst->unencrypted_ephemeral, rng))
 		goto fail;
-	message_ephemeral(dst->unencrypted_ephemeral, dst->unencrypted_ephemeral,
-			  hs->chaining_key, hs->hash);
+	message_ephemeral(dst->unencrypted_ephemeral, dst->unencrypted_ephemeral, hs->chaining_key,
+			  hs->hash);
 	/* ee */
 	if (!mix_dh(hs->chaining_key, NULL, hs->ephemeral_private, hs->remote_ephemeral))
 		goto fail;

@@ -99,12 +99,12 @@ struct wg_noise_remote {
 /* Outcome of consuming a handshake message. */
 enum wg_noise_verdict {
 	NOISE_OK,
-	NOISE_NO_IDENTITY,	/* we have no private key */
-	NOISE_INVALID,		/* fails to authenticate, or a zero DH result */
-	NOISE_UNKNOWN_PEER,	/* authentic static key of no configured peer */
-	NOISE_REPLAYED,		/* TAI64N timestamp not after the last accepted one */
-	NOISE_FLOOD,		/* within 1/INITIATIONS_PER_SECOND of the last accepted one */
-	NOISE_UNEXPECTED,	/* no handshake waiting for it (wrong state or index) */
+	NOISE_NO_IDENTITY,  /* we have no private key */
+	NOISE_INVALID,	    /* fails to authenticate, or a zero DH result */
+	NOISE_UNKNOWN_PEER, /* authentic static key of no configured peer */
+	NOISE_REPLAYED,	    /* TAI64N timestamp not after the last accepted one */
+	NOISE_FLOOD,	    /* within 1/INITIATIONS_PER_SECOND of the last accepted one */
+	NOISE_UNEXPECTED,   /* no handshake waiting for it (wrong state or index) */
 };
 
 void wg_noise_identity_init(struct wg_noise_identity *id, const struct wg_noise_upcall *upcall);

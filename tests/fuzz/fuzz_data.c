@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 int main(int argc, char **argv)
 {
-	static const size_t lens[] = { 0, 1, 64, 1420 };
+	static const size_t lens[] = {0, 1, 64, 1420};
 	char path[512];
 
 	if (argc != 2)

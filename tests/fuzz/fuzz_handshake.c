@@ -33,8 +33,8 @@ struct side {
 };
 
 static struct side a, b;
-static const struct wg_walltime wall = { .sec = 1700000000, .nsec = 0 };
-static const struct wg_src_addr src = { WG_ADDR_IPV4, { 203, 0, 113, 9 }, 51820 };
+static const struct wg_walltime wall = {.sec = 1700000000, .nsec = 0};
+static const struct wg_src_addr src = {WG_ADDR_IPV4, {203, 0, 113, 9}, 51820};
 static struct message_handshake_initiation a_init; /* what a sent to b */
 
 static struct wg_noise_remote *remote_get(void *arg, const uint8_t pub[NOISE_PUBLIC_KEY_LEN])
@@ -84,7 +84,7 @@ static void index_drop(void *arg, uint32_t index)
 
 static void side_init(struct side *s, uint64_t seed)
 {
-	const struct wg_noise_upcall up = { s, remote_get, index_alloc, index_replace, index_drop };
+	const struct wg_noise_upcall up = {s, remote_get, index_alloc, index_replace, index_drop};
 	uint8_t priv[NOISE_PRIVATE_KEY_LEN];
 
 	memset(s, 0, sizeof(*s));

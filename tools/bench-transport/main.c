@@ -57,11 +57,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 	uint64_t v;
 	int c;
 
-	*o = (struct options){ .packets = 2000000, .size = DEFAULT_MTU, .mtu = DEFAULT_MTU,
-			       .batch = 64 };
+	*o = (struct options){
+		.packets = 2000000, .size = DEFAULT_MTU, .mtu = DEFAULT_MTU, .batch = 64};
 	while ((c = getopt(argc, argv, "n:s:m:b:")) != -1) {
-		if (c == '?' ||
-		    parse_u64(optarg, c == 'n' ? UINT64_MAX : c == 'b' ? MAX_BATCH : 65535 - 32, &v))
+		if (c == '?' || parse_u64(optarg,
+					  c == 'n'   ? UINT64_MAX
+					  : c == 'b' ? MAX_BATCH
+						     : 65535 - 32,
+					  &v))
 			return -EINVAL;
 		if (c == 'n')
 			o->packets = v;
@@ -73,7 +76,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->batch = (size_t)v;
 	}
 	if (optind != argc) {
-		fprintf(stderr, "usage: bench-transport [-n packets] [-s bytes] [-m mtu] [-b batch]\n");
+		fprintf(stderr,
+			"usage: bench-transport [-n packets] [-s bytes] [-m mtu] [-b batch]\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -151,8 +155,8 @@ int main(int argc, char **argv)
 		}
 		done += n;
 	}
-	printf("bench-transport: %" PRIu64 " packets of %zu bytes (MTU %u), one core\n",
-	       o.packets, o.size, o.mtu);
+	printf("bench-transport: %" PRIu64 " packets of %zu bytes (MTU %u), one core\n", o.packets,
+	       o.size, o.mtu);
 	report("encrypt", enc_ns, &o);
 	report("decrypt", dec_ns, &o);
 	report("encrypt+decrypt", enc_ns + dec_ns, &o);
