@@ -98,7 +98,7 @@ enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_
 	if (!cw_ct_equal(computed, macs->mac1, COOKIE_LEN))
 		goto out;
 	ret = VALID_MAC_BUT_NO_COOKIE;
-	if (!check_cookie)
+	if (!check_cookie || !src)
 		goto out;
 	make_cookie(c, cookie, src, now_ns);
 	compute_mac2(computed, msg, len, cookie);

@@ -57,13 +57,15 @@ void wg_cookie_checker_deinit(struct wg_cookie_checker *c);
 
 /*
  * Checks the macs of a received handshake message (msg, len: the whole message, which ends
- * in struct message_macs). Without check_cookie (not under load) a valid mac1 suffices.
+ * in struct message_macs). Without check_cookie (not under load) a valid mac1 suffices;
+ * with it, src (the sender's address, needed then) must hold a valid cookie.
  */
 enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_t *msg, size_t len,
 				       bool check_cookie, const struct wg_src_addr *src,
 				       uint64_t now_ns);
 
-/* Builds the cookie reply to the handshake message msg (sender index sender_index) from src. */
+/* Builds the cookie reply to the handshake message msg (sender index sender_index) from src;
+ * msg is one that wg_cookie_validate() found VALID_MAC_BUT_NO_COOKIE. */
 void wg_cookie_reply_create(struct wg_cookie_checker *c, struct message_handshake_cookie *dst,
 			    const uint8_t *msg, size_t len, uint32_t sender_index,
 			    const struct wg_src_addr *src, uint64_t now_ns);
