@@ -58,7 +58,7 @@ void wg_cookie_checker_deinit(struct wg_cookie_checker *c);
 /*
  * Checks the macs of a received handshake message (msg, len: the whole message, which ends
  * in struct message_macs). Without check_cookie (not under load) a valid mac1 suffices;
- * with it, src (the sender's address, needed then) must hold a valid cookie.
+ * with it, mac2 must also be made with the cookie of src, the sender's address.
  */
 enum wg_mac_verdict wg_cookie_validate(struct wg_cookie_checker *c, const uint8_t *msg, size_t len,
 				       bool check_cookie, const struct wg_src_addr *src,
