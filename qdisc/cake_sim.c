@@ -82,6 +82,8 @@ struct sim {
 	uint64_t cake_wake_ns, link_free_ns;
 	struct sflow *flows;
 	uint32_t nflows;
+	uint32_t *timed; /* flows that wait for a time: udp, ping and unstarted tcp */
+	uint32_t ntimed;
 	struct signal *heap;
 	size_t heap_n, heap_cap;
 	uint64_t seq;
@@ -370,30 +372,48 @@ static void run_signals(struct sim *s)
 	}
 }
 
-/* udp and ping packets that are due, and tcp senders whose start time has come. */
+/* Send a udp or ping flow's packets that are due; false once it has stopped for good. */
+static bool run_timer(struct sim *s, uint32_t idx)
+{
+	struct sflow *f = &s->flows[idx];
+	uint32_t k;
+
+	while (f->next_ns <= s->now && !s->oom) {
+		if (sending(f, f->next_ns))
+			for (k = 0; k < f->spec.burst; k++)
+				send_pkt(s, idx);
+		f->next_ns += f->gap_ns;
+		f->rem_acc += f->gap_rem;
+		if (f->rem_acc >= f->gap_den) {
+			f->rem_acc -= f->gap_den;
+			f->next_ns++;
+		}
+	}
+	return f->next_ns < f->stop_ns;
+}
+
+/*
+ * udp and ping packets that are due, and tcp senders whose start time has come.
+ * A started tcp flow is driven by its feedback and leaves the list, as does a flow
+ * that has stopped.
+ */
 static void run_sources(struct sim *s)
 {
-	uint32_t i, k;
+	uint32_t i = 0, idx;
+	bool keep;
 
-	for (i = 0; i < s->nflows && !s->oom; i++) {
-		struct sflow *f = &s->flows[i];
-
-		if (f->spec.kind == CAKE_SIM_TCP) {
-			if (!f->started)
-				tcp_fill_window(s, i);
-			continue;
+	while (i < s->ntimed && !s->oom) {
+		idx = s->timed[i];
+		if (s->flows[idx].spec.kind == CAKE_SIM_TCP) {
+			tcp_fill_window(s, idx);
+			keep = !s->flows[idx].started;
+		} else {
+			keep = run_timer(s, idx);
 		}
-		while (f->next_ns <= s->now && !s->oom) {
-			if (sending(f, f->next_ns))
-				for (k = 0; k < f->spec.burst; k++)
-					send_pkt(s, i);
-			f->next_ns += f->gap_ns;
-			f->rem_acc += f->gap_rem;
-			if (f->rem_acc >= f->gap_den) {
-				f->rem_acc -= f->gap_den;
-				f->next_ns++;
-			}
-		}
+		if (keep)
+			i++;
+		else
+			s->timed[i] = s->timed[--s->ntimed];
 	}
 }
 
@@ -451,13 +471,12 @@ static uint64_t next_time(const struct sim *s)
 
 	if (s->heap_n && s->heap[0].at_ns < t)
 		t = s->heap[0].at_ns;
-	for (i = 0; i < s->nflows; i++) {
-		const struct sflow *f = &s->flows[i];
+	for (i = 0; i < s->ntimed; i++) {
+		const struct sflow *f = &s->flows[s->timed[i]];
+		uint64_t due = f->spec.kind == CAKE_SIM_TCP ? f->start_ns : f->next_ns;
 
-		if (f->spec.kind != CAKE_SIM_TCP && f->next_ns < t)
-			t = f->next_ns;
-		else if (f->spec.kind == CAKE_SIM_TCP && !f->started && f->start_ns < t)
-			t = f->start_ns;
+		if (due < t)
+			t = due;
 	}
 	if (s->cake_wake_ns != CAKE_TIME_NONE) {
 		uint64_t w = s->cake_wake_ns > s->link_free_ns ? s->cake_wake_ns : s->link_free_ns;
@@ -547,12 +566,15 @@ static int setup(struct sim *s, const struct cake_sim_config *cfg)
 	s->measure_ns = START_NS + cfg->warmup_ns;
 	s->cake_wake_ns = CAKE_TIME_NONE;
 	s->flows = calloc(n, sizeof(*s->flows));
-	if (!s->flows)
+	s->timed = calloc(n, sizeof(*s->timed));
+	if (!s->flows || !s->timed)
 		return -ENOMEM;
 	s->nflows = n;
+	s->ntimed = n;
 	n = 0;
 	for (i = 0; i < cfg->nflows; i++)
 		for (k = 0; k < cfg->flows[i].count; k++, n++) {
+			s->timed[n] = n;
 			init_flow(s, &s->flows[n], &cfg->flows[i], i, n);
 			s->flows[n].hist = calloc(1, sizeof(struct hist));
 			if (!s->flows[n].hist)
@@ -575,6 +597,7 @@ static void teardown(struct sim *s)
 	for (i = 0; s->flows && i < s->nflows; i++)
 		free(s->flows[i].hist);
 	free(s->flows);
+	free(s->timed);
 	free(s->heap);
 }
 

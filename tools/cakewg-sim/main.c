@@ -74,6 +74,10 @@ static const char usage_text[] =
 	"RATE, TIME and SIZE take tc's units: 50mbit, 6mbps (bytes!), 40ms, 1.5kb; a bare\n"
 	"number is bit/s, microseconds or bytes.\n"
 	"\n"
+	"Output columns, over the measured part of the run: offered = what the flow\n"
+	"sent, goodput = what left CAKE (lost data is not resent), p50/p99/max = time\n"
+	"spent in CAKE (tcp, udp) or the round trip (ping), drops and CE marks.\n"
+	"\n"
 	"Example:\n"
 	"  cakewg-sim --cake \"bandwidth 50mbit diffserv4\" --flow tcp,host=1,count=4 \\\n"
 	"      --flow udp,host=2,rate=60mbit --ping 20ms --duration 30s\n";
