@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Link events: a nonblocking rtnetlink socket subscribed to RTMGRP_LINK. The loop watches
+ * its fd and calls wg_netlink_events_read() when it is readable; the parser is separate
+ * and pure so that it can be fed any bytes.
+ */
+#include "src/edge/netlink.h"
+
+#include <errno.h>
+#include <linux/rtnetlink.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "src/edge/netlink_priv.h"
+
+struct wg_nl_events {
+	struct mnl_socket *sk;
+	union {
+		struct nlmsghdr hdr; /* alignment */
+		uint8_t buf[WG_NL_RX_BYTES];
+	} rx;
+};
+
+int wg_netlink_events_open(struct wg_nl_events **out)
+{
+	struct wg_nl_events *ev = calloc(1, sizeof(*ev));
+	int ret;
+
+	if (!ev)
+		return -ENOMEM;
+	ev->sk = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (!ev->sk) {
+		ret = -errno;
+		free(ev);
+		return ret;
+	}
+	if (mnl_socket_bind(ev->sk, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0) {
+		ret = -errno;
+		wg_netlink_events_close(ev);
+		return ret;
+	}
+	*out = ev;
+	return 0;
+}
+
+void wg_netlink_events_close(struct wg_nl_events *ev)
+{
+	if (!ev)
+		return;
+	if (ev->sk)
+		mnl_socket_close(ev->sk);
+	free(ev);
+}
+
+int wg_netlink_events_fd(const struct wg_nl_events *ev)
+{
+	return mnl_socket_get_fd(ev->sk);
+}
+
+static int parse_link(const struct nlmsghdr *nlh, struct wg_nl_link_event *e)
+{
+	const struct nlattr *tb[IFLA_MAX + 1];
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	if (wg_netlink_parse(nlh, sizeof(*ifi), tb, IFLA_MAX) < 0 || ifi->ifi_index <= 0)
+		return -EINVAL;
+	memset(e, 0, sizeof(*e));
+	e->kind = nlh->nlmsg_type == RTM_DELLINK ? WG_NL_LINK_DELETED : WG_NL_LINK_CHANGED;
+	e->ifindex = (uint32_t)ifi->ifi_index;
+	e->flags = ifi->ifi_flags;
+	if (!wg_netlink_attr_u32(tb[IFLA_MTU], &e->mtu))
+		e->mtu = 0;
+	if (!wg_netlink_attr_str(tb[IFLA_IFNAME], e->name, sizeof(e->name)))
+		e->name[0] = '\0';
+	return 0;
+}
+
+int wg_netlink_events_parse(const void *buf, size_t len,
+			    void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx)
+{
+	const struct nlmsghdr *nlh = buf;
+	size_t rest = len;
+	int n = 0;
+
+	if (len > WG_NL_RX_BYTES || ((uintptr_t)buf & (NLMSG_ALIGNTO - 1)))
+		return -EINVAL;
+	for (; wg_netlink_msg_ok(nlh, rest); nlh = wg_netlink_msg_next(nlh, &rest)) {
+		struct wg_nl_link_event e;
+
+		if (nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK)
+			continue;
+		if (parse_link(nlh, &e) < 0)
+			return -EINVAL;
+		cb(ctx, &e);
+		n++;
+	}
+	if (rest > 0)
+		return -EINVAL; /* a truncated message or trailing garbage */
+	return n;
+}
+
+/* One datagram from the kernel; 0 when the socket is empty. */
+static ssize_t recv_kernel(int fd, void *buf, size_t cap)
+{
+	struct sockaddr_nl sa;
+	struct iovec iov = { .iov_base = buf, .iov_len = cap };
+	struct msghdr msg = {
+		.msg_name = &sa, .msg_namelen = sizeof(sa), .msg_iov = &iov, .msg_iovlen = 1
+	};
+
+	for (;;) {
+		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+		if (msg.msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		if (msg.msg_namelen != sizeof(sa) || sa.nl_pid != 0)
+			return -ESRCH; /* not from the kernel: ignored */
+		return n;
+	}
+}
+
+int wg_netlink_events_read(struct wg_nl_events *ev,
+			   void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx)
+{
+	int fd = mnl_socket_get_fd(ev->sk), total = 0, ret = 0;
+
+	for (;;) {
+		ssize_t n = recv_kernel(fd, ev->rx.buf, sizeof(ev->rx.buf));
+		int got;
+
+		if (n == 0)
+			break;
+		if (n == -ESRCH)
+			continue;
+		if (n == -ENOBUFS || n == -EMSGSIZE) {
+			ret = -ENOBUFS; /* events were lost: keep draining, the caller resyncs */
+			continue;
+		}
+		if (n < 0)
+			return (int)n;
+		got = wg_netlink_events_parse(ev->rx.buf, (size_t)n, cb, ctx);
+		if (got > 0)
+			total += got;
+		else if (got < 0 && !ret)
+			ret = got;
+	}
+	return ret ? ret : total;
+}
