@@ -54,8 +54,9 @@ struct h_src {
 	uint16_t gso_segs, gso_size;
 	/* greedy */
 	uint32_t depth;
-	/* periodic */
-	uint64_t period_ns, next_ns, stop_ns;
+	/* periodic: gaps alternate period + jitter and period - jitter */
+	uint64_t period_ns, next_ns, stop_ns, jitter_ns;
+	bool jitter_phase;
 	/* tcp */
 	double cwnd;
 	uint32_t inflight;
@@ -328,6 +329,11 @@ static inline void h_arrivals(struct harness *h)
 		case H_PERIODIC:
 			while (s->next_ns <= h->now && s->next_ns < s->stop_ns) {
 				s->next_ns += s->period_ns;
+				if (s->jitter_ns) {
+					s->jitter_phase = !s->jitter_phase;
+					s->next_ns = s->jitter_phase ? s->next_ns + s->jitter_ns :
+								       s->next_ns - s->jitter_ns;
+				}
 				if (!h_send(h, i))
 					break;
 			}
