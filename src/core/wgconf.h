@@ -97,7 +97,8 @@ void wg_wgconf_deinit(struct wg_wgconf *ctx);
 
 /*
  * Parses a whole file held in memory (lines end at '\n'). On error copies the message
- * to err (when err_size > 0). Returns like wg_wgconf_finish().
+ * to err (when err_size > 0). Returns like wg_wgconf_finish(). Warnings are dropped:
+ * use the line API to read ctx->warning.
  */
 int wg_wgconf_parse(const char *file, const char *text, size_t len, unsigned int flags,
 		    struct wg_devconf **out, char *err, size_t err_size);

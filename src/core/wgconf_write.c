@@ -14,7 +14,7 @@
 /* True when s can be written as a value: one line, and no comment where one would cut it. */
 static bool writable(const char *s, bool hash_ok)
 {
-	return !strchr(s, '\n') && !strchr(s, '\r') && (hash_ok || !strchr(s, COMMENT_CHAR));
+	return !strchr(s, '\n') && (hash_ok || !strchr(s, COMMENT_CHAR));
 }
 
 static int write_list(struct wg_devconf_buf *out, const char *key,
