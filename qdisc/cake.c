@@ -352,7 +352,8 @@ int32_t cake_flow_quantum(struct cake *q, struct cake_tin *b, const struct cake_
 		load = b->hosts[flow->dsthost].dsthost_bulk_flow_count;
 	/* a random 16-bit dither keeps the rounding errors from adding up */
 	return (int32_t)(((uint32_t)b->flow_quantum * q->quantum_div[load] +
-			  (cake_random_u32(q) >> 16)) >> 16);
+			  (cake_random_u32(q) >> 16)) >>
+			 16);
 }
 
 uint32_t cake_advance_shaper(struct cake *q, struct cake_tin *b, const struct cake_pkt *pkt,
@@ -512,8 +513,8 @@ static void drop_filtered_ack(struct cake *q, struct cake_tin *b, struct cake_pk
 	q->ops.drop(q->ctx, ack, CAKE_DROP_ACK_FILTER);
 }
 
-static void enqueue_whole(struct cake *q, struct cake_tin *b, uint32_t idx,
-			  struct cake_pkt *pkt, uint64_t now_ns)
+static void enqueue_whole(struct cake *q, struct cake_tin *b, uint32_t idx, struct cake_pkt *pkt,
+			  uint64_t now_ns)
 {
 	struct cake_flow *flow = &b->flows[idx];
 	struct cake_pkt *ack = NULL;
@@ -585,8 +586,9 @@ static void autorate_sample(struct cake *q, uint64_t now_ns)
 	gap = cake_tdiff(now_ns, q->last_packet_time) > 0 ? now_ns - q->last_packet_time : 0;
 	if (gap > max_gap)
 		gap = max_gap;
-	q->avg_packet_interval = ewma(q->avg_packet_interval, gap,
-				      gap > q->avg_packet_interval ? EWMA_FAST_SHIFT : EWMA_SLOW_SHIFT);
+	q->avg_packet_interval =
+		ewma(q->avg_packet_interval, gap,
+		     gap > q->avg_packet_interval ? EWMA_FAST_SHIFT : EWMA_SLOW_SHIFT);
 	q->last_packet_time = now_ns;
 	if (gap <= q->avg_packet_interval)
 		return;
@@ -595,8 +597,9 @@ static void autorate_sample(struct cake *q, uint64_t now_ns)
 	if (!window)
 		return;
 	bw = (uint64_t)(((unsigned __int128)q->avg_window_bytes * CAKE_NS_PER_SEC) / window);
-	q->avg_peak_bandwidth = ewma(q->avg_peak_bandwidth, bw,
-				     bw > q->avg_peak_bandwidth ? EWMA_FAST_SHIFT : EWMA_SLOW_SHIFT);
+	q->avg_peak_bandwidth =
+		ewma(q->avg_peak_bandwidth, bw,
+		     bw > q->avg_peak_bandwidth ? EWMA_FAST_SHIFT : EWMA_SLOW_SHIFT);
 	q->avg_window_bytes = 0;
 	q->avg_window_begin = now_ns;
 
@@ -604,8 +607,8 @@ static void autorate_sample(struct cake *q, uint64_t now_ns)
 	 * kept here. */
 	if (cake_tdiff(now_ns, q->last_reconfig_time + CAKE_AUTORATE_RECONFIG_MS * CAKE_NS_PER_MS) >
 	    0) {
-		q->cfg.rate_bytes_per_sec = (q->avg_peak_bandwidth * CAKE_AUTORATE_NUM) >>
-					    CAKE_AUTORATE_SHIFT;
+		q->cfg.rate_bytes_per_sec =
+			(q->avg_peak_bandwidth * CAKE_AUTORATE_NUM) >> CAKE_AUTORATE_SHIFT;
 		q->last_reconfig_time = now_ns;
 		reconfigure(q);
 	}
@@ -666,8 +669,8 @@ static uint16_t prune_fattest(struct cake *q, uint64_t now_ns, bool *ok)
 	return e;
 }
 
-static enum cake_enqueue_result enforce_memlimit(struct cake *q, struct cake_tin *b,
-						 uint32_t idx, uint64_t now_ns)
+static enum cake_enqueue_result enforce_memlimit(struct cake *q, struct cake_tin *b, uint32_t idx,
+						 uint64_t now_ns)
 {
 	uint16_t self = (uint16_t)(((b - q->tins) << CAKE_HEAP_QUEUE_BITS) | idx);
 	bool same_flow = false, ok = true;

@@ -32,11 +32,11 @@
 
 /* CAKE's facts (net/sched/sch_cake.c, tc-cake(8)). */
 enum cake_geometry {
-	CAKE_QUEUES = 1024,   /* flow queues per tin, and host slots per tin */
-	CAKE_SET_WAYS = 8,    /* set-associative hashing: 8 queues per set */
+	CAKE_QUEUES = 1024, /* flow queues per tin, and host slots per tin */
+	CAKE_SET_WAYS = 8,  /* set-associative hashing: 8 queues per set */
 	CAKE_MAX_TINS = CAKE_STATS_MAX_TINS,
 	CAKE_DEFAULT_PKT_LIMIT = 10240, /* sch->limit: caps memory at limit * MTU */
-	CAKE_DEFAULT_MTU_BYTES = 1500,  /* the largest wire_len the owner sends */
+	CAKE_DEFAULT_MTU_BYTES = 1500,	/* the largest wire_len the owner sends */
 	CAKE_MIN_FLOW_QUANTUM_BYTES = 300,
 	CAKE_MAX_FLOW_QUANTUM_BYTES = 1514, /* also the quantum when unlimited */
 	CAKE_FLOW_QUANTUM_RATE_SHIFT = 12,  /* flow quantum = rate / 4096 before clamping */
@@ -46,8 +46,8 @@ enum cake_config_limits {
 	CAKE_CFG_OVERHEAD_MIN_BYTES = -64,
 	CAKE_CFG_OVERHEAD_MAX_BYTES = 256,
 	CAKE_CFG_MPU_MAX_BYTES = 256,
-	CAKE_CFG_DEFAULT_RTT_US = 100000,    /* "internet" */
-	CAKE_CFG_DEFAULT_TARGET_US = 5000,   /* rtt / 20 */
+	CAKE_CFG_DEFAULT_RTT_US = 100000,  /* "internet" */
+	CAKE_CFG_DEFAULT_TARGET_US = 5000, /* rtt / 20 */
 	/* default memlimit: 4 x rate x interval, at least 4 MiB */
 	CAKE_MEMLIMIT_INTERVALS = 4,
 	CAKE_MEMLIMIT_MIN_BYTES = 4 << 20,
@@ -63,8 +63,8 @@ enum cake_autorate_constants {
 	CAKE_AUTORATE_MAX_GAP_MS = 1000,
 };
 
-#define CAKE_NS_PER_MS UINT64_C(1000000)
-#define CAKE_NS_PER_US UINT64_C(1000)
+#define CAKE_NS_PER_MS	UINT64_C(1000000)
+#define CAKE_NS_PER_US	UINT64_C(1000)
 #define CAKE_NS_PER_SEC UINT64_C(1000000000)
 /* cake_dequeue()'s *next_ns when no packet is queued: nothing to wait for. */
 #define CAKE_TIME_NONE UINT64_MAX
@@ -72,19 +72,19 @@ enum cake_autorate_constants {
 /* Why a packet came back through ops->drop. */
 enum cake_drop_reason {
 	CAKE_DROP_OVERLIMIT = 1, /* memory limit reached: dropped from the fattest flow */
-	CAKE_DROP_CONGESTED,     /* COBALT at dequeue: CoDel on a not-ECT packet, or BLUE */
-	CAKE_DROP_ACK_FILTER,    /* a redundant pure ACK, chosen by ops->ack_filter */
-	CAKE_DROP_GSO_FAILED,    /* split-gso on, and ops->split_gso could not segment it */
-	CAKE_DROP_RECONFIG,      /* its tin disappeared when the Diffserv mode changed */
-	CAKE_DROP_FLUSH,         /* cake_reset() or cake_free() */
+	CAKE_DROP_CONGESTED,	 /* COBALT at dequeue: CoDel on a not-ECT packet, or BLUE */
+	CAKE_DROP_ACK_FILTER,	 /* a redundant pure ACK, chosen by ops->ack_filter */
+	CAKE_DROP_GSO_FAILED,	 /* split-gso on, and ops->split_gso could not segment it */
+	CAKE_DROP_RECONFIG,	 /* its tin disappeared when the Diffserv mode changed */
+	CAKE_DROP_FLUSH,	 /* cake_reset() or cake_free() */
 };
 
 /* cake_enqueue()'s outcome; the packet is owned by the qdisc in every case. */
 enum cake_enqueue_result {
-	CAKE_ENQ_QUEUED = 0,  /* queued (some packets may have gone for the memory limit) */
-	CAKE_ENQ_CONGESTED,   /* queued, but the memory limit pruned this same flow:
-			       * the kernel's NET_XMIT_CN, a hint for a local sender */
-	CAKE_ENQ_DROPPED,     /* not queued: handed back through ops->drop already */
+	CAKE_ENQ_QUEUED = 0, /* queued (some packets may have gone for the memory limit) */
+	CAKE_ENQ_CONGESTED,  /* queued, but the memory limit pruned this same flow:
+			      * the kernel's NET_XMIT_CN, a hint for a local sender */
+	CAKE_ENQ_DROPPED,    /* not queued: handed back through ops->drop already */
 };
 
 /*
@@ -173,8 +173,8 @@ void cake_free(struct cake *q);
  * Returns 0, or -EINVAL (and changes nothing) if a present field is out of range:
  * unknown mode values, overhead outside -64..256, mpu above 256.
  */
-int cake_configure(struct cake *q, const struct cake_options *opts, uint64_t now_ns)
-	CAKE_MUST_CHECK;
+int cake_configure(struct cake *q, const struct cake_options *opts,
+		   uint64_t now_ns) CAKE_MUST_CHECK;
 
 /* The configuration in force, all fields present (autorate-ingress' rate included). */
 void cake_get_options(const struct cake *q, struct cake_options *out);

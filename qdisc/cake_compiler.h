@@ -7,11 +7,11 @@
 #ifndef CAKEWG_QDISC_CAKE_COMPILER_H
 #define CAKEWG_QDISC_CAKE_COMPILER_H
 
-#define CAKE_MUST_CHECK __attribute__((warn_unused_result))
+#define CAKE_MUST_CHECK	   __attribute__((warn_unused_result))
 #define CAKE_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define cake_container_of(ptr, type, member) \
+#define cake_container_of(ptr, type, member)                                                       \
 	((type *)(void *)((char *)(ptr) - __builtin_offsetof(type, member)))
-#define cake_likely(x) __builtin_expect(!!(x), 1)
+#define cake_likely(x)	 __builtin_expect(!!(x), 1)
 #define cake_unlikely(x) __builtin_expect(!!(x), 0)
 
 #endif

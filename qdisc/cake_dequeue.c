@@ -20,8 +20,8 @@ enum {
 
 /* What service_flow found. */
 enum service_result {
-	SERVICE_PACKET,  /* a packet to deliver */
-	SERVICE_EMPTY,   /* the flow was empty: start over from the shaper */
+	SERVICE_PACKET,	  /* a packet to deliver */
+	SERVICE_EMPTY,	  /* the flow was empty: start over from the shaper */
 	SERVICE_RESELECT, /* an ingress-mode drop changed the deficits: pick a flow again */
 };
 
@@ -65,9 +65,9 @@ static bool shaper_blocked(const struct cake *q, uint64_t now_ns, uint64_t *next
 {
 	if (cake_tdiff(q->time_next_packet, now_ns) > 0 &&
 	    cake_tdiff(q->failsafe_next_packet, now_ns) > 0) {
-		*next_ns = cake_tdiff(q->time_next_packet, q->failsafe_next_packet) < 0 ?
-				   q->time_next_packet :
-				   q->failsafe_next_packet;
+		*next_ns = cake_tdiff(q->time_next_packet, q->failsafe_next_packet) < 0
+				   ? q->time_next_packet
+				   : q->failsafe_next_packet;
 		return true;
 	}
 	return false;
@@ -164,8 +164,7 @@ static void refill(struct cake *q, struct cake_tin *b, struct cake_flow *flow)
 }
 
 /* The flow turned out empty: let it decay in its own rotation, or retire it. */
-static void flow_empty(struct cake *q, struct cake_tin *b, struct cake_flow *flow,
-		       uint64_t now_ns)
+static void flow_empty(struct cake *q, struct cake_tin *b, struct cake_flow *flow, uint64_t now_ns)
 {
 	struct cobalt_vars *v = &flow->cvars;
 
@@ -215,9 +214,8 @@ static void drop_congested(struct cake *q, struct cake_tin *b, struct cake_flow 
 
 /* Pull packets through COBALT until one may be delivered. The last packet of a flow is
  * always delivered, so a flow is never emptied by the AQM alone. */
-static enum service_result service_flow(struct cake *q, struct cake_tin *b,
-					struct cake_flow *flow, uint64_t now_ns,
-					struct cake_pkt **out)
+static enum service_result service_flow(struct cake *q, struct cake_tin *b, struct cake_flow *flow,
+					uint64_t now_ns, struct cake_pkt **out)
 {
 	uint32_t bulk = q->cfg.ingress ? b->bulk_flow_count : 0;
 
@@ -232,8 +230,7 @@ static enum service_result service_flow(struct cake *q, struct cake_tin *b,
 		}
 		sojourn = cake_tdiff(now_ns, pkt->enqueue_ns) > 0 ? now_ns - pkt->enqueue_ns : 0;
 		v = cobalt_should_drop(&flow->cvars, &b->cparams, now_ns, sojourn, bulk,
-				       pkt->ecn != 0,
-				       flow->cvars.p_drop ? cake_random_u32(q) : 0);
+				       pkt->ecn != 0, flow->cvars.p_drop ? cake_random_u32(q) : 0);
 		if (v != COBALT_DROP || !flow->head) {
 			*out = pkt;
 			return SERVICE_PACKET;

@@ -6,8 +6,7 @@
  */
 #include "qdisc/cake_priv.h"
 
-void cake_host_bulk_inc(struct cake_tin *b, const struct cake_flow *flow,
-			enum cake_flow_mode mode)
+void cake_host_bulk_inc(struct cake_tin *b, const struct cake_flow *flow, enum cake_flow_mode mode)
 {
 	struct cake_host *src = &b->hosts[flow->srchost];
 	struct cake_host *dst = &b->hosts[flow->dsthost];
@@ -18,8 +17,7 @@ void cake_host_bulk_inc(struct cake_tin *b, const struct cake_flow *flow,
 		dst->dsthost_bulk_flow_count++;
 }
 
-void cake_host_bulk_dec(struct cake_tin *b, const struct cake_flow *flow,
-			enum cake_flow_mode mode)
+void cake_host_bulk_dec(struct cake_tin *b, const struct cake_flow *flow, enum cake_flow_mode mode)
 {
 	struct cake_host *src = &b->hosts[flow->srchost];
 	struct cake_host *dst = &b->hosts[flow->dsthost];

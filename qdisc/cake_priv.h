@@ -57,7 +57,7 @@ enum cake_flow_set {
 	CAKE_SET_SPARSE,
 	CAKE_SET_SPARSE_WAIT, /* counted as sparse, actually in the bulk rotation */
 	CAKE_SET_BULK,
-	CAKE_SET_DECAYING,    /* empty, but COBALT state not yet at rest */
+	CAKE_SET_DECAYING, /* empty, but COBALT state not yet at rest */
 };
 
 /*
@@ -91,8 +91,8 @@ struct cake_host {
 
 struct cake_tin {
 	struct cake_flow flows[CAKE_QUEUES];
-	uint32_t backlogs[CAKE_QUEUES]; /* bytes queued per flow */
-	uint32_t tags[CAKE_QUEUES];     /* flow hash owning each queue */
+	uint32_t backlogs[CAKE_QUEUES];	    /* bytes queued per flow */
+	uint32_t tags[CAKE_QUEUES];	    /* flow hash owning each queue */
 	uint16_t overflow_idx[CAKE_QUEUES]; /* position of each flow in the overflow heap */
 	struct cake_host hosts[CAKE_QUEUES];
 	uint16_t flow_quantum;
@@ -223,10 +223,8 @@ static inline uint32_t cake_random_u32(struct cake *q)
 }
 
 /* Bounded host refcounts: a stale mode change must never wrap them (kernel 2025 fix). */
-void cake_host_bulk_inc(struct cake_tin *b, const struct cake_flow *flow,
-			enum cake_flow_mode mode);
-void cake_host_bulk_dec(struct cake_tin *b, const struct cake_flow *flow,
-			enum cake_flow_mode mode);
+void cake_host_bulk_inc(struct cake_tin *b, const struct cake_flow *flow, enum cake_flow_mode mode);
+void cake_host_bulk_dec(struct cake_tin *b, const struct cake_flow *flow, enum cake_flow_mode mode);
 
 /* Signed distance a - b between two monotonic times. */
 static inline int64_t cake_tdiff(uint64_t a, uint64_t b)

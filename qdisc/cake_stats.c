@@ -96,11 +96,11 @@ int cake_get_flow_stats(const struct cake *q, unsigned int column, unsigned int 
 	out->dropping = flow->cvars.dropping;
 	out->p_drop = flow->cvars.p_drop;
 	if (flow->cvars.dropping)
-		out->drop_next_us = cake_tdiff(now_ns, flow->cvars.drop_next_ns) /
-				    (int64_t)CAKE_NS_PER_US;
+		out->drop_next_us =
+			cake_tdiff(now_ns, flow->cvars.drop_next_ns) / (int64_t)CAKE_NS_PER_US;
 	if (flow->cvars.p_drop)
-		out->blue_timer_us = cake_tdiff(now_ns, flow->cvars.blue_timer_ns) /
-				     (int64_t)CAKE_NS_PER_US;
+		out->blue_timer_us =
+			cake_tdiff(now_ns, flow->cvars.blue_timer_ns) / (int64_t)CAKE_NS_PER_US;
 	out->active = flow->set != CAKE_SET_NONE;
 	return 0;
 }

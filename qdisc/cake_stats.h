@@ -22,29 +22,29 @@ enum cake_stats_limits {
 
 /* One column of the per-tin table, in tc's print order (see cake_stats.tins). */
 struct cake_tin_stats {
-	uint64_t threshold_rate; /* "thresh": priority threshold, bytes/s (0 = unlimited) */
-	uint64_t sent_bytes;     /* "bytes": bytes enqueued to this tin (drops included) */
-	uint32_t backlog_bytes;  /* "backlog" */
-	uint32_t target_us;      /* "target" */
-	uint32_t interval_us;    /* "interval" */
-	uint32_t peak_delay_us;  /* "pk_delay": EWMA of sojourn times, fast up */
-	uint32_t avg_delay_us;   /* "av_delay": EWMA of sojourn times */
-	uint32_t base_delay_us;  /* "sp_delay": EWMA of sojourn times, fast down */
-	uint32_t sent_packets;   /* "pkts": packets enqueued to this tin (drops included) */
-	uint32_t way_indirect_hits; /* "way_inds" */
-	uint32_t way_misses;        /* "way_miss" */
-	uint32_t way_collisions;    /* "way_cols" */
-	uint32_t way_directs;       /* not printed by tc; direct hash hits */
-	uint32_t drops;             /* "drops": AQM and overflow drops */
-	uint32_t ecn_mark;          /* "marks" */
-	uint32_t ack_drops;         /* "ack_drop" */
-	uint32_t sparse_flows;      /* "sp_flows" (sparse + decaying, as the kernel) */
-	uint32_t bulk_flows;        /* "bk_flows" */
+	uint64_t threshold_rate;     /* "thresh": priority threshold, bytes/s (0 = unlimited) */
+	uint64_t sent_bytes;	     /* "bytes": bytes enqueued to this tin (drops included) */
+	uint32_t backlog_bytes;	     /* "backlog" */
+	uint32_t target_us;	     /* "target" */
+	uint32_t interval_us;	     /* "interval" */
+	uint32_t peak_delay_us;	     /* "pk_delay": EWMA of sojourn times, fast up */
+	uint32_t avg_delay_us;	     /* "av_delay": EWMA of sojourn times */
+	uint32_t base_delay_us;	     /* "sp_delay": EWMA of sojourn times, fast down */
+	uint32_t sent_packets;	     /* "pkts": packets enqueued to this tin (drops included) */
+	uint32_t way_indirect_hits;  /* "way_inds" */
+	uint32_t way_misses;	     /* "way_miss" */
+	uint32_t way_collisions;     /* "way_cols" */
+	uint32_t way_directs;	     /* not printed by tc; direct hash hits */
+	uint32_t drops;		     /* "drops": AQM and overflow drops */
+	uint32_t ecn_mark;	     /* "marks" */
+	uint32_t ack_drops;	     /* "ack_drop" */
+	uint32_t sparse_flows;	     /* "sp_flows" (sparse + decaying, as the kernel) */
+	uint32_t bulk_flows;	     /* "bk_flows" */
 	uint32_t unresponsive_flows; /* "un_flows" */
-	uint32_t max_pkt_len;       /* "max_len": largest packet (GSO super-packet) seen */
-	uint32_t flow_quantum;      /* "quantum" */
-	uint32_t drop_overlimit;    /* not printed by tc; drops because of the memory limit */
-	uint32_t backlog_packets;   /* not printed by tc */
+	uint32_t max_pkt_len;	     /* "max_len": largest packet (GSO super-packet) seen */
+	uint32_t flow_quantum;	     /* "quantum" */
+	uint32_t drop_overlimit;     /* not printed by tc; drops because of the memory limit */
+	uint32_t backlog_packets;    /* not printed by tc */
 };
 
 struct cake_stats {
@@ -59,7 +59,7 @@ struct cake_stats {
 	uint32_t backlog_packets;
 
 	/* " memory used: X of Y": X is the peak, as the kernel reports it */
-	uint32_t memory_used;  /* peak bytes charged against the limit */
+	uint32_t memory_used; /* peak bytes charged against the limit */
 	uint32_t memory_limit;
 	uint32_t memory_in_use; /* current bytes charged (not printed by tc) */
 	/* " capacity estimate: RATE" (bytes/s): autorate-ingress' estimate, else the rate */
@@ -82,16 +82,16 @@ struct cake_stats {
 
 /* `tc -s class show` for one flow queue (kernel cake_dump_class_stats). */
 struct cake_flow_stats {
-	uint32_t qlen;          /* packets queued */
+	uint32_t qlen; /* packets queued */
 	uint32_t backlog_bytes;
 	uint32_t drops;
-	int32_t deficit;        /* "deficit" */
-	uint32_t cobalt_count;  /* "count" */
-	bool dropping;          /* "dropping" */
-	int64_t drop_next_us;   /* "drop_next": now - drop_next, valid while dropping */
-	uint32_t p_drop;        /* "blue_prob" (0.32 fixed point) */
-	int64_t blue_timer_us;  /* "blue_timer": now - blue_timer, valid while p_drop != 0 */
-	bool active;            /* the queue is in a flow rotation (tc lists only these) */
+	int32_t deficit;       /* "deficit" */
+	uint32_t cobalt_count; /* "count" */
+	bool dropping;	       /* "dropping" */
+	int64_t drop_next_us;  /* "drop_next": now - drop_next, valid while dropping */
+	uint32_t p_drop;       /* "blue_prob" (0.32 fixed point) */
+	int64_t blue_timer_us; /* "blue_timer": now - blue_timer, valid while p_drop != 0 */
+	bool active;	       /* the queue is in a flow rotation (tc lists only these) */
 };
 
 #endif

@@ -118,8 +118,8 @@ bool cobalt_queue_empty(struct cobalt_vars *vars, const struct cobalt_params *p,
 	if (vars->count && tdiff(now_ns, vars->drop_next_ns) >= 0) {
 		vars->count--;
 		invsqrt(vars);
-		vars->drop_next_ns = cobalt_control(vars->drop_next_ns, p->interval_ns,
-						    vars->rec_inv_sqrt);
+		vars->drop_next_ns =
+			cobalt_control(vars->drop_next_ns, p->interval_ns, vars->rec_inv_sqrt);
 	}
 	return down;
 }
@@ -136,8 +136,7 @@ static bool over_target(const struct cobalt_params *p, uint64_t sojourn_ns, uint
 }
 
 /* Signal now: step count up and schedule the next signal. Returns now - drop_next. */
-static int64_t signal_step(struct cobalt_vars *vars, const struct cobalt_params *p,
-			   uint64_t now_ns)
+static int64_t signal_step(struct cobalt_vars *vars, const struct cobalt_params *p, uint64_t now_ns)
 {
 	vars->count++;
 	if (!vars->count) /* saturate */
@@ -151,14 +150,14 @@ static int64_t signal_step(struct cobalt_vars *vars, const struct cobalt_params 
  * Not signalling: let count decay once for every signal time that has passed.
  * Returns the last now - drop_next it computed, or schedule if it computed none.
  */
-static int64_t decay_steps(struct cobalt_vars *vars, const struct cobalt_params *p,
-			   uint64_t now_ns, bool next_due, int64_t schedule)
+static int64_t decay_steps(struct cobalt_vars *vars, const struct cobalt_params *p, uint64_t now_ns,
+			   bool next_due, int64_t schedule)
 {
 	while (next_due) {
 		vars->count--;
 		invsqrt(vars);
-		vars->drop_next_ns = cobalt_control(vars->drop_next_ns, p->interval_ns,
-						    vars->rec_inv_sqrt);
+		vars->drop_next_ns =
+			cobalt_control(vars->drop_next_ns, p->interval_ns, vars->rec_inv_sqrt);
 		schedule = tdiff(now_ns, vars->drop_next_ns);
 		next_due = vars->count && schedule >= 0;
 	}
@@ -185,8 +184,8 @@ enum cobalt_verdict cobalt_should_drop(struct cobalt_vars *vars, const struct co
 	if (over_target(p, sojourn_ns, bulk_flows)) {
 		if (!vars->dropping) {
 			vars->dropping = true;
-			vars->drop_next_ns = cobalt_control(now_ns, p->interval_ns,
-							    vars->rec_inv_sqrt);
+			vars->drop_next_ns =
+				cobalt_control(now_ns, p->interval_ns, vars->rec_inv_sqrt);
 		}
 		if (!vars->count)
 			vars->count = 1;

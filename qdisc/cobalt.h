@@ -69,8 +69,8 @@ struct cobalt_vars {
 /* What to do with a packet just taken from the head of its queue. */
 enum cobalt_verdict {
 	COBALT_PASS = 0, /* deliver it unchanged */
-	COBALT_MARK,     /* deliver it with CE set (it is ECN-capable) */
-	COBALT_DROP,     /* drop it: CoDel on a not-ECT packet, or BLUE on any packet */
+	COBALT_MARK,	 /* deliver it with CE set (it is ECN-capable) */
+	COBALT_DROP,	 /* drop it: CoDel on a not-ECT packet, or BLUE on any packet */
 };
 
 /* Zero the state of a fresh or recycled flow. */
@@ -84,16 +84,16 @@ void cobalt_params_blue_defaults(struct cobalt_params *p);
  * Raises p_drop (at most once per target) and arms CoDel's signalling state.
  * Returns true if BLUE was quiescent before and active after this call.
  */
-bool cobalt_queue_full(struct cobalt_vars *vars, const struct cobalt_params *p, uint64_t now_ns)
-	CAKE_MUST_CHECK;
+bool cobalt_queue_full(struct cobalt_vars *vars, const struct cobalt_params *p,
+		       uint64_t now_ns) CAKE_MUST_CHECK;
 
 /*
  * Call this when the flow was serviced and found empty. Lowers p_drop (at most once
  * per target), leaves the signalling state and lets count decay on schedule.
  * Returns true if BLUE was active before and quiescent after this call.
  */
-bool cobalt_queue_empty(struct cobalt_vars *vars, const struct cobalt_params *p, uint64_t now_ns)
-	CAKE_MUST_CHECK;
+bool cobalt_queue_empty(struct cobalt_vars *vars, const struct cobalt_params *p,
+			uint64_t now_ns) CAKE_MUST_CHECK;
 
 /*
  * Call this with each packet taken from the head of the flow.

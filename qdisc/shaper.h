@@ -53,8 +53,7 @@ static inline uint64_t cake_rate_duration_ns(const struct cake_rate *r, uint32_t
  * about 1% fast; carrying it keeps the long-run rate exact. *frac must be reset to 0
  * whenever the rate changes. len must stay below 2^29 bytes.
  */
-static inline uint64_t cake_rate_advance_ns(const struct cake_rate *r, uint64_t *frac,
-					    uint32_t len)
+static inline uint64_t cake_rate_advance_ns(const struct cake_rate *r, uint64_t *frac, uint32_t len)
 {
 	uint64_t scaled = (uint64_t)len * r->rate_ns + *frac;
 

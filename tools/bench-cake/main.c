@@ -67,8 +67,8 @@ static void fill(struct cake_pkt *p, unsigned int flow, uint32_t wire_len)
 {
 	memset(p, 0, sizeof(*p));
 	p->flow_hash = mix(flow * 2654435761u + 1);
-	p->src_hash = mix(flow % 16 + 0x1000);        /* 16 senders */
-	p->dst_hash = mix(flow + 0x2000);              /* one receiver per flow */
+	p->src_hash = mix(flow % 16 + 0x1000); /* 16 senders */
+	p->dst_hash = mix(flow + 0x2000);      /* one receiver per flow */
 	p->wire_len = wire_len;
 	p->len = wire_len - 60;
 	p->gso_segs = 1;
@@ -84,8 +84,8 @@ struct run {
 static double run_one(struct bench *b, const struct run *r, unsigned int flows, uint64_t n,
 		      uint32_t wire_len)
 {
-	const struct cake_ops ops = { .drop = on_drop };
-	struct cake_params params = { .ops = &ops, .ctx = b, .seed = 1 };
+	const struct cake_ops ops = {.drop = on_drop};
+	struct cake_params params = {.ops = &ops, .ctx = b, .seed = 1};
 	struct cake_options o;
 	uint64_t now = 1000000000, i, t0, t1, sent = 0;
 	uint64_t step = r->rate ? (uint64_t)wire_len * 1000000000 / r->rate : 0;
@@ -142,11 +142,11 @@ static int parse_u64(const char *s, uint64_t *out)
 int main(int argc, char **argv)
 {
 	static const struct run runs[] = {
-		{ "unlimited", 0, CAKE_DIFFSERV_DIFFSERV3 },
-		{ "shaped", 10000000000ull / 8, CAKE_DIFFSERV_DIFFSERV3 },
-		{ "besteffort", 10000000000ull / 8, CAKE_DIFFSERV_BESTEFFORT },
+		{"unlimited", 0, CAKE_DIFFSERV_DIFFSERV3},
+		{"shaped", 10000000000ull / 8, CAKE_DIFFSERV_DIFFSERV3},
+		{"besteffort", 10000000000ull / 8, CAKE_DIFFSERV_BESTEFFORT},
 	};
-	static const unsigned int flow_counts[] = { 1, 64, 1024 };
+	static const unsigned int flow_counts[] = {1, 64, 1024};
 	uint64_t n = 2000000, size = 1500;
 	struct bench *b;
 	size_t i, j;
@@ -170,13 +170,13 @@ int main(int argc, char **argv)
 			double ns = run_one(b, &runs[i], flow_counts[j], n, (uint32_t)size);
 
 			if (ns < 0) {
-				fprintf(stderr, "bench-cake: %s with %u flows failed\n", runs[i].name,
-					flow_counts[j]);
+				fprintf(stderr, "bench-cake: %s with %u flows failed\n",
+					runs[i].name, flow_counts[j]);
 				free(b);
 				return 1;
 			}
-			printf("%-11s %6u %12.1f %10" PRIu64 "\n", runs[i].name, flow_counts[j],
-			       ns, b->drops);
+			printf("%-11s %6u %12.1f %10" PRIu64 "\n", runs[i].name, flow_counts[j], ns,
+			       b->drops);
 		}
 	}
 	free(b);
