@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * UAPI replies as a client reads them: `get=1` after wireguard-tools' ipc-uapi.h
+ * (userspace_get_device), cakewg's `cakewg_get=1` extension, and the text helpers of
+ * `show` after wireguard-tools' show.c (pretty_time, ago, every, bytes).
+ */
+#include "src/core/uapi_reply.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/ct.h"
+#include "src/core/ipaddr.h"
+#include "src/core/messages.h"
+
+#define FG_CYAN "\x1b[36m"
+#define FG_RED "\x1b[31m"
+#define RESET "\x1b[0m"
+
+/* Called for each key=value line but errno; returns 0 or a negative errno. */
+typedef int (*line_fn)(void *ctx, const char *key, size_t klen, const char *v, size_t vlen);
+
+static bool is(const char *word, const char *s, size_t n)
+{
+	return strlen(word) == n && !memcmp(word, s, n);
+}
+
+/* wg's NUM(): decimal digits only, no sign, at most max. */
+static bool num(uint64_t *out, const char *v, size_t n, uint64_t max)
+{
+	return wg_encoding_parse_uint(out, v, n, 10, max);
+}
+
+/* "errno=N" with N of either sign, as an int; the result is -|N|. */
+static bool parse_errno(int *err, const char *v, size_t n)
+{
+	uint64_t mag;
+	bool neg = n && v[0] == '-';
+
+	if (!num(&mag, v + neg, n - neg, INT_MAX))
+		return false;
+	*err = -(int)mag;
+	return true;
+}
+
+/*
+ * Walks the lines of a reply up to its blank line. Every line must end in '\n', hold
+ * an '=' and no NUL. Returns the errno line's value (0 or negative) once the blank
+ * line arrives after one, -EPROTO for anything cut short or malformed, or fn's error.
+ */
+static int walk_reply(const char *text, size_t len, line_fn fn, void *ctx)
+{
+	const char *p = text, *end = text + len;
+	bool have_errno = false;
+	int remote = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eq;
+		size_t n, klen;
+		int ret;
+
+		if (!nl)
+			return -EPROTO;
+		n = (size_t)(nl - p);
+		if (!n)
+			return have_errno ? remote : -EPROTO;
+		eq = memchr(p, '=', n);
+		if (!eq || memchr(p, '\0', n))
+			return -EPROTO;
+		klen = (size_t)(eq - p);
+		if (is("errno", p, klen)) {
+			if (!parse_errno(&remote, eq + 1, n - klen - 1))
+				return -EPROTO;
+			have_errno = true;
+		} else {
+			ret = fn(ctx, p, klen, eq + 1, n - klen - 1);
+			if (ret)
+				return ret;
+		}
+		p = nl + 1;
+	}
+	return -EPROTO;
+}
+
+/* ---- get=1 ---- */
+
+struct get_ctx {
+	struct wg_devconf *conf;
+	struct wg_devconf_peer *peer;
+};
+
+struct get_key {
+	const char *name;
+	int (*parse)(struct get_ctx *g, const char *v, size_t n);
+};
+
+static int get_private_key(struct get_ctx *g, const char *v, size_t n)
+{
+	if (!wg_encoding_key_from_hex(g->conf->private_key, v, n))
+		return -EPROTO;
+	g->conf->flags |= WG_DEVCONF_HAS_PRIVATE_KEY;
+	return 0;
+}
+
+static int get_listen_port(struct get_ctx *g, const char *v, size_t n)
+{
+	uint64_t port;
+
+	if (!num(&port, v, n, UINT16_MAX))
+		return -EPROTO;
+	g->conf->listen_port = (uint16_t)port;
+	g->conf->flags |= WG_DEVCONF_HAS_LISTEN_PORT;
+	return 0;
+}
+
+static int get_fwmark(struct get_ctx *g, const char *v, size_t n)
+{
+	uint64_t mark;
+
+	if (!num(&mark, v, n, UINT32_MAX))
+		return -EPROTO;
+	g->conf->fwmark = (uint32_t)mark;
+	g->conf->flags |= WG_DEVCONF_HAS_FWMARK;
+	return 0;
+}
+
+static int get_preshared_key(struct get_ctx *g, const char *v, size_t n)
+{
+	struct wg_devconf_peer *peer = g->peer;
+
+	if (!wg_encoding_key_from_hex(peer->preshared_key, v, n))
+		return -EPROTO;
+	if (cw_is_zero(peer->preshared_key, sizeof(peer->preshared_key)))
+		peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_PRESHARED_KEY;
+	else
+		peer->flags |= WG_DEVCONF_PEER_HAS_PRESHARED_KEY;
+	return 0;
+}
+
+/* A name (or a named IPv6 zone) is kept as text: resolving it is I/O. */
+static int endpoint_host(struct wg_devconf_peer *peer, const char *v, size_t n)
+{
+	const char *host, *port;
+	size_t hlen, plen;
+
+	if (wg_ipaddr_endpoint_split(v, n, &host, &hlen, &port, &plen) !=
+		    WG_IPADDR_ENDPOINT_SPLIT_OK ||
+	    !wg_ipaddr_port_parse(&peer->endpoint_port, port, plen) ||
+	    (!wg_ipaddr_is_host_name(host, hlen) && !wg_ipaddr_is_zoned_v6_name(host, hlen)) ||
+	    hlen >= sizeof(peer->endpoint_host))
+		return -EPROTO;
+	memcpy(peer->endpoint_host, host, hlen);
+	peer->endpoint_host[hlen] = '\0';
+	peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+	return 0;
+}
+
+static int get_endpoint(struct get_ctx *g, const char *v, size_t n)
+{
+	struct wg_devconf_peer *peer = g->peer;
+
+	peer->flags &= ~(uint32_t)(WG_DEVCONF_PEER_HAS_ENDPOINT | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
+	memset(&peer->endpoint, 0, sizeof(peer->endpoint));
+	peer->endpoint_host[0] = '\0';
+	peer->endpoint_port = 0;
+	if (!wg_ipaddr_endpoint_parse(&peer->endpoint, v, n)) {
+		peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT;
+		return 0;
+	}
+	memset(&peer->endpoint, 0, sizeof(peer->endpoint));
+	return endpoint_host(peer, v, n);
+}
+
+static int get_keepalive(struct get_ctx *g, const char *v, size_t n)
+{
+	uint64_t secs;
+
+	if (!num(&secs, v, n, UINT16_MAX))
+		return -EPROTO;
+	g->peer->persistent_keepalive_secs = (uint16_t)secs;
+	g->peer->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
+	return 0;
+}
+
+/* "addr/cidr": wg wants the '/' and a digit after it; leading zeros are fine. */
+static int get_allowed_ip(struct get_ctx *g, const char *v, size_t n)
+{
+	struct wg_ipaddr_prefix pfx;
+
+	if (!memchr(v, '/', n) ||
+	    wg_ipaddr_prefix_parse(&pfx, v, n, WG_IPADDR_PREFIX_CIDR_OPTIONAL) != WG_IPADDR_PREFIX_OK)
+		return -EPROTO;
+	return wg_devconf_peer_add_allowedip(g->peer, &pfx, 0);
+}
+
+static int get_i64(int64_t *out, const char *v, size_t n)
+{
+	uint64_t x;
+
+	if (!num(&x, v, n, INT64_MAX))
+		return -EPROTO;
+	*out = (int64_t)x;
+	return 0;
+}
+
+static int get_handshake_sec(struct get_ctx *g, const char *v, size_t n)
+{
+	return get_i64(&g->peer->last_handshake_sec, v, n);
+}
+
+static int get_handshake_nsec(struct get_ctx *g, const char *v, size_t n)
+{
+	return get_i64(&g->peer->last_handshake_nsec, v, n);
+}
+
+static int get_rx_bytes(struct get_ctx *g, const char *v, size_t n)
+{
+	return num(&g->peer->rx_bytes, v, n, UINT64_MAX) ? 0 : -EPROTO;
+}
+
+static int get_tx_bytes(struct get_ctx *g, const char *v, size_t n)
+{
+	return num(&g->peer->tx_bytes, v, n, UINT64_MAX) ? 0 : -EPROTO;
+}
+
+/* wg skips this key; a value that is no number is skipped too. */
+static int get_protocol_version(struct get_ctx *g, const char *v, size_t n)
+{
+	uint64_t version;
+
+	if (num(&version, v, n, UINT32_MAX))
+		g->peer->protocol_version = (uint32_t)version;
+	return 0;
+}
+
+static const struct get_key get_device_keys[] = {
+	{"private_key", get_private_key},
+	{"listen_port", get_listen_port},
+	{"fwmark", get_fwmark},
+};
+
+static const struct get_key get_peer_keys[] = {
+	{"preshared_key", get_preshared_key},
+	{"endpoint", get_endpoint},
+	{"persistent_keepalive_interval", get_keepalive},
+	{"allowed_ip", get_allowed_ip},
+	{"last_handshake_time_sec", get_handshake_sec},
+	{"last_handshake_time_nsec", get_handshake_nsec},
+	{"rx_bytes", get_rx_bytes},
+	{"tx_bytes", get_tx_bytes},
+	{"protocol_version", get_protocol_version},
+};
+
+static int get_line(void *ctx, const char *key, size_t klen, const char *v, size_t vlen)
+{
+	struct get_ctx *g = ctx;
+	const struct get_key *keys = g->peer ? get_peer_keys : get_device_keys;
+	size_t nkeys = g->peer ? WG_ARRAY_SIZE(get_peer_keys) : WG_ARRAY_SIZE(get_device_keys);
+
+	if (is("public_key", key, klen)) {
+		g->peer = wg_devconf_add_peer(g->conf);
+		if (!g->peer)
+			return -ENOMEM;
+		if (!wg_encoding_key_from_hex(g->peer->public_key, v, vlen))
+			return -EPROTO;
+		g->peer->flags |= WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
+		return 0;
+	}
+	for (size_t i = 0; i < nkeys; i++) {
+		if (is(keys[i].name, key, klen))
+			return keys[i].parse(g, v, vlen);
+	}
+	return 0; /* unknown keys are skipped, as wg does */
+}
+
+int wg_uapi_reply_get_parse(const char *text, size_t len, struct wg_devconf **out)
+{
+	struct get_ctx g = {.conf = wg_devconf_new()};
+	int ret;
+
+	*out = NULL;
+	if (!g.conf)
+		return -ENOMEM;
+	ret = walk_reply(text, len, get_line, &g);
+	if (ret) {
+		wg_devconf_free(g.conf);
+		return ret;
+	}
+	*out = g.conf;
+	return 0;
+}
+
+/* ---- cakewg_get=1 ---- */
+
+struct cake_ctx {
+	struct wg_uapi_reply_cake *cake;
+	bool in_peer; /* the last entry of cake->peers is open */
+};
+
+/* Option and stats text goes to a terminal: printable ASCII and tabs only. */
+static bool printable(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if ((s[i] < 0x20 || s[i] > 0x7e) && s[i] != '\t')
+			return false;
+	}
+	return true;
+}
+
+/* cake_<dir>, cake_<dir>_stats, cake_<dir>_json. Returns 1 when key is none of them. */
+static int qdisc_line(struct wg_uapi_reply_cake_qdisc *q, const char *suffix, size_t slen,
+		      const char *v, size_t n)
+{
+	if (!slen) {
+		if (!printable(v, n))
+			return -EPROTO;
+		return wg_devconf_set_string(&q->options, v, n);
+	}
+	if (is("_stats", suffix, slen)) {
+		if (!printable(v, n))
+			return -EPROTO;
+		return wg_devconf_strlist_add(&q->stats, v, n);
+	}
+	if (is("_json", suffix, slen)) {
+		if (!wg_uapi_reply_json_object_valid(v, n))
+			return -EPROTO;
+		return wg_devconf_set_string(&q->json, v, n);
+	}
+	return 1;
+}
+
+static int cake_open_peer(struct cake_ctx *c, const char *v, size_t n)
+{
+	struct wg_uapi_reply_cake *cake = c->cake;
+	struct wg_uapi_reply_cake_peer *peer;
+
+	if (cake->n_peers >= cake->cap_peers) {
+		size_t cap = cake->cap_peers ? cake->cap_peers * 2 : 8;
+		void *p;
+
+		if (cap > MAX_PEERS)
+			return -ENOMEM;
+		p = realloc(cake->peers, cap * sizeof(*cake->peers));
+		if (!p)
+			return -ENOMEM;
+		cake->peers = p;
+		cake->cap_peers = cap;
+	}
+	peer = &cake->peers[cake->n_peers];
+	memset(peer, 0, sizeof(*peer));
+	if (!wg_encoding_key_from_hex(peer->public_key, v, n))
+		return -EPROTO;
+	cake->n_peers++;
+	c->in_peer = true;
+	return 0;
+}
+
+static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, const char *v,
+			     size_t n)
+{
+	static const struct {
+		const char *name;
+		uint32_t flag;
+		size_t off;
+	} counters[] = {
+		{"egress_drops", WG_UAPI_REPLY_HAS_EGRESS_DROPS,
+		 offsetof(struct wg_uapi_reply_cake_peer, egress_drops)},
+		{"staged_drops", WG_UAPI_REPLY_HAS_STAGED_DROPS,
+		 offsetof(struct wg_uapi_reply_cake_peer, staged_drops)},
+		{"roams", WG_UAPI_REPLY_HAS_ROAMS, offsetof(struct wg_uapi_reply_cake_peer, roams)},
+	};
+	struct wg_uapi_reply_cake_peer *peer;
+	uint64_t x;
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(counters); i++) {
+		if (!is(counters[i].name, key, klen))
+			continue;
+		if (!c->in_peer)
+			return 0;
+		if (!num(&x, v, n, UINT64_MAX))
+			return -EPROTO;
+		peer = &c->cake->peers[c->cake->n_peers - 1];
+		memcpy((char *)peer + counters[i].off, &x, sizeof(x));
+		peer->flags |= counters[i].flag;
+		return 0;
+	}
+	return 0; /* unknown keys are skipped */
+}
+
+static int cake_line(void *ctx, const char *key, size_t klen, const char *v, size_t vlen)
+{
+	static const char egress[] = "cake_egress", ingress[] = "cake_ingress";
+	struct cake_ctx *c = ctx;
+	int ret = 1;
+
+	if (klen >= sizeof(egress) - 1 && !memcmp(key, egress, sizeof(egress) - 1))
+		ret = qdisc_line(&c->cake->egress, key + sizeof(egress) - 1,
+				 klen - (sizeof(egress) - 1), v, vlen);
+	else if (klen >= sizeof(ingress) - 1 && !memcmp(key, ingress, sizeof(ingress) - 1))
+		ret = qdisc_line(&c->cake->ingress, key + sizeof(ingress) - 1,
+				 klen - (sizeof(ingress) - 1), v, vlen);
+	if (ret <= 0)
+		return ret;
+	if (is("backpressure_stalls", key, klen)) {
+		if (!num(&c->cake->backpressure_stalls, v, vlen, UINT64_MAX))
+			return -EPROTO;
+		c->cake->has_backpressure_stalls = true;
+		return 0;
+	}
+	if (is("public_key", key, klen))
+		return cake_open_peer(c, v, vlen);
+	return cake_peer_counter(c, key, klen, v, vlen);
+}
+
+int wg_uapi_reply_cake_parse(const char *text, size_t len, struct wg_uapi_reply_cake *out)
+{
+	struct cake_ctx c = {.cake = out};
+
+	memset(out, 0, sizeof(*out));
+	return walk_reply(text, len, cake_line, &c);
+}
+
+static void qdisc_free(struct wg_uapi_reply_cake_qdisc *q)
+{
+	free(q->options);
+	free(q->json);
+	wg_devconf_strlist_free(&q->stats);
+	memset(q, 0, sizeof(*q));
+}
+
+void wg_uapi_reply_cake_free(struct wg_uapi_reply_cake *cake)
+{
+	qdisc_free(&cake->egress);
+	qdisc_free(&cake->ingress);
+	free(cake->peers);
+	memset(cake, 0, sizeof(*cake));
+}
+
+const struct wg_uapi_reply_cake_peer *
+wg_uapi_reply_cake_find_peer(const struct wg_uapi_reply_cake *cake,
+			     const uint8_t public_key[static WG_ENCODING_KEY_LEN])
+{
+	const struct wg_uapi_reply_cake_peer *found = NULL;
+
+	for (size_t i = 0; i < cake->n_peers; i++) {
+		if (cw_ct_equal(cake->peers[i].public_key, public_key, WG_ENCODING_KEY_LEN))
+			found = &cake->peers[i];
+	}
+	return found;
+}
+
+/* ---- JSON (RFC 8259) syntax check ---- */
+
+static const char *json_value(const char *p, const char *end, unsigned int depth);
+
+static const char *json_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* p is just past the opening quote; returns the byte after the closing one. */
+static const char *json_string(const char *p, const char *end)
+{
+	while (p < end) {
+		unsigned char c = (unsigned char)*p++;
+
+		if (c == '"')
+			return p;
+		if (c < 0x20)
+			return NULL;
+		if (c != '\\')
+			continue;
+		if (p == end)
+			return NULL;
+		c = (unsigned char)*p++;
+		if (c == 'u') {
+			for (int i = 0; i < 4; i++, p++) {
+				if (p == end || !is_hex(*p))
+					return NULL;
+			}
+		} else if (!strchr("\"\\/bfnrt", c) || !c) {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static const char *json_digits(const char *p, const char *end)
+{
+	const char *start = p;
+
+	while (p < end && is_digit(*p))
+		p++;
+	return p == start ? NULL : p;
+}
+
+static const char *json_number(const char *p, const char *end)
+{
+	if (p < end && *p == '-')
+		p++;
+	if (p < end && *p == '0')
+		p++;
+	else if (!(p = json_digits(p, end)))
+		return NULL;
+	if (p < end && *p == '.' && !(p = json_digits(p + 1, end)))
+		return NULL;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		p = json_digits(p, end);
+	}
+	return p;
+}
+
+static const char *json_literal(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) >= n && !memcmp(p, word, n) ? p + n : NULL;
+}
+
+/* An object or an array after its opening byte, members separated by ','. */
+static const char *json_container(const char *p, const char *end, unsigned int depth,
+				  bool object)
+{
+	const char close = object ? '}' : ']';
+
+	if (depth >= WG_UAPI_REPLY_JSON_MAX_DEPTH)
+		return NULL;
+	p = json_ws(p, end);
+	if (p < end && *p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			if (p == end || *p != '"' || !(p = json_string(p + 1, end)))
+				return NULL;
+			p = json_ws(p, end);
+			if (p == end || *p != ':')
+				return NULL;
+			p++;
+		}
+		p = json_value(p, end, depth + 1);
+		if (!p)
+			return NULL;
+		p = json_ws(p, end);
+		if (p < end && *p == close)
+			return p + 1;
+		if (p == end || *p != ',')
+			return NULL;
+		p = json_ws(p + 1, end);
+	}
+}
+
+static const char *json_value(const char *p, const char *end, unsigned int depth)
+{
+	p = json_ws(p, end);
+	if (p == end)
+		return NULL;
+	switch (*p) {
+	case '{':
+		return json_container(p + 1, end, depth, true);
+	case '[':
+		return json_container(p + 1, end, depth, false);
+	case '"':
+		return json_string(p + 1, end);
+	case 't':
+		return json_literal(p, end, "true");
+	case 'f':
+		return json_literal(p, end, "false");
+	case 'n':
+		return json_literal(p, end, "null");
+	default:
+		return json_number(p, end);
+	}
+}
+
+bool wg_uapi_reply_json_object_valid(const char *s, size_t len)
+{
+	const char *end = s + len, *p = json_ws(s, end);
+
+	if (p == end || *p != '{')
+		return false;
+	p = json_value(p, end, 0);
+	return p && json_ws(p, end) == end;
+}
+
+void wg_uapi_reply_json_string(struct wg_devconf_buf *out, const char *s, size_t len)
+{
+	wg_devconf_buf_append(out, "\"", 1);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			wg_devconf_buf_printf(out, "\\%c", c);
+		else if (c == '\n')
+			wg_devconf_buf_append(out, "\\n", 2);
+		else if (c == '\t')
+			wg_devconf_buf_append(out, "\\t", 2);
+		else if (c < 0x20 || c == 0x7f)
+			wg_devconf_buf_printf(out, "\\u%04x", c);
+		else
+			wg_devconf_buf_append(out, s + i, 1);
+	}
+	wg_devconf_buf_append(out, "\"", 1);
+}
+
+/* ---- show's text ---- */
+
+/* snprintf that appends at *off and never runs past size. */
+__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t size, size_t *off,
+							 const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, size - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off = WG_MIN(size - 1, *off + (size_t)n);
+}
+
+static void duration_at(char *buf, size_t size, size_t *off, uint64_t left, bool color)
+{
+	static const struct {
+		const char *unit;
+		uint64_t secs;
+	} parts[] = {
+		{"year", WG_UAPI_REPLY_SECS_PER_YEAR}, {"day", WG_UAPI_REPLY_SECS_PER_DAY},
+		{"hour", WG_UAPI_REPLY_SECS_PER_HOUR}, {"minute", WG_UAPI_REPLY_SECS_PER_MINUTE},
+		{"second", 1},
+	};
+	size_t start = *off;
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(parts); i++) {
+		uint64_t n = left / parts[i].secs;
+
+		left %= parts[i].secs;
+		if (!n)
+			continue;
+		append(buf, size, off, "%s%llu %s%s%s%s", *off > start ? ", " : "",
+		       (unsigned long long)n, color ? FG_CYAN : "", parts[i].unit,
+		       n == 1 ? "" : "s", color ? RESET : "");
+	}
+}
+
+const char *wg_uapi_reply_fmt_duration(char *buf, size_t size, uint64_t secs, bool color)
+{
+	size_t off = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	duration_at(buf, size, &off, secs, color);
+	return buf;
+}
+
+const char *wg_uapi_reply_fmt_ago(char *buf, size_t size, int64_t then_sec, int64_t now_sec,
+				  bool color)
+{
+	size_t off = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (now_sec == then_sec) {
+		append(buf, size, &off, "Now");
+	} else if (now_sec < then_sec) {
+		append(buf, size, &off, "(%sSystem clock wound backward; connection problems may ensue.%s)",
+		       color ? FG_RED : "", color ? RESET : "");
+	} else {
+		duration_at(buf, size, &off, (uint64_t)now_sec - (uint64_t)then_sec, color);
+		append(buf, size, &off, " ago");
+	}
+	return buf;
+}
+
+const char *wg_uapi_reply_fmt_every(char *buf, size_t size, uint64_t secs, bool color)
+{
+	size_t off = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	append(buf, size, &off, "every ");
+	duration_at(buf, size, &off, secs, color);
+	return buf;
+}
+
+const char *wg_uapi_reply_fmt_bytes(char *buf, size_t size, uint64_t bytes, bool color)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	const char *on = color ? FG_CYAN : "", *off = color ? RESET : "";
+	double v = (double)bytes;
+	size_t i;
+
+	if (!size)
+		return buf;
+	if (bytes < 1024) {
+		snprintf(buf, size, "%u %sB%s", (unsigned int)bytes, on, off);
+		return buf;
+	}
+	/* Up to GiB the divisions happen in exact powers of two, as in wg; TiB last. */
+	for (i = 0; i < WG_ARRAY_SIZE(units) - 1; i++) {
+		if (bytes < (UINT64_C(1024) << (10 * (i + 1))))
+			break;
+	}
+	v /= (double)(UINT64_C(1024) << (10 * i));
+	snprintf(buf, size, "%.2f %s%s%s", v, on, units[i], off);
+	return buf;
+}
