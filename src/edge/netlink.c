@@ -452,6 +452,7 @@ static int route_get_cb(const struct nlmsghdr *nlh, void *data)
 		return 0;
 	if (wg_netlink_parse(nlh, sizeof(struct rtmsg), tb, RTA_MAX) < 0)
 		return -EBADMSG;
+	info->type = ((const struct rtmsg *)mnl_nlmsg_get_payload(nlh))->rtm_type;
 	if (!wg_netlink_attr_u32(tb[RTA_OIF], &info->oif))
 		return -ENETUNREACH; /* e.g. a blackhole or prohibit route */
 	if (tb[RTA_METRICS] && metrics_mtu(tb[RTA_METRICS], &info->mtu) == 0)

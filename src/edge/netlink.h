@@ -93,6 +93,7 @@ struct wg_nl_rule_spec wg_netlink_rule_suppress_main(uint8_t family);
 
 /* What `ip route get ADDR [mark M]` tells: output device and MTU. */
 struct wg_nl_route_info {
+	uint8_t type; /* RTN_UNICAST, RTN_LOCAL (the address is ours), ... */
 	uint32_t oif;
 	uint32_t mtu;	      /* RTAX_MTU of the route, else the output link's MTU */
 	bool mtu_from_route;  /* true when the route itself carried an MTU */

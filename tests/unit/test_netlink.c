@@ -417,6 +417,7 @@ Test(netlink, route_get_mtu)
 	cr_assert_eq(info.oif, ifindex);
 	cr_assert_eq(info.mtu, 1400); /* the link's */
 	cr_assert_not(info.mtu_from_route);
+	cr_assert_eq(info.type, RTN_UNICAST);
 	dst = pfx("10.77.3.4");
 	cr_assert_eq(wg_netlink_route_get(nl, &dst, 0, &info), 0);
 	cr_assert_eq(info.mtu, 1280);

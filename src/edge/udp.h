@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The UDP underlay sockets: one IPv4 and one IPv6 socket bound to the listen port, both
+ * nonblocking, received and sent in batches (recvmmsg/sendmmsg).
+ *
+ * - Port: 0 lets the kernel pick one for IPv4; IPv6 (IPV6_V6ONLY) then binds the same
+ *   number, and if that is taken, both are retried (as wireguard-go's StdNetBind.Open).
+ * - Sticky source: every received datagram reports our local address and interface
+ *   (IP_PKTINFO / IPV6_RECVPKTINFO) in its endpoint; sending to that endpoint sends from
+ *   that address. If the kernel refuses the source (EINVAL: the address is gone), the
+ *   source is cleared in the caller's endpoint and the datagram retried without it, as
+ *   wireguard-go and Linux WireGuard do.
+ * - Backpressure: the send buffer is small on purpose (a byte limit in the spirit of
+ *   BQL). EAGAIN and ENOBUFS are not losses: the send stops, reports how many datagrams
+ *   went out, and the rest stay with the caller until the socket is writable.
+ * - ECN: the outer TOS/traffic class is received (IP_RECVTOS / IPV6_RECVTCLASS) and can
+ *   be set per datagram, so the caller can apply RFC 6040.
+ * - Offloads, for later throughput work: UDP GSO (a UDP_SEGMENT cmsg on a datagram made
+ *   of equal segments) is probed at open and switched off for good on EIO (the egress
+ *   device cannot checksum); UDP GRO is asked for only when configured, and a coalesced
+ *   datagram reports its segment size.
+ */
+#ifndef CAKEWG_SRC_EDGE_UDP_H
+#define CAKEWG_SRC_EDGE_UDP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "src/core/compiler.h"
+#include "src/core/endpoint.h"
+
+enum wg_udp_limits {
+	WG_UDP_BATCH_MAX = 128,		      /* per call; wireguard-go's IdealBatchSize */
+	WG_UDP_RCVBUF_BYTES = 8 << 20,	      /* default receive buffer (SO_RCVBUFFORCE) */
+	WG_UDP_SNDBUF_BYTES = 128 << 10,      /* default send buffer: the backpressure limit */
+	WG_UDP_GSO_MAX_SEGMENTS = 64,	      /* the kernel's UDP_MAX_SEGMENTS */
+	WG_UDP_CMSG_BYTES = 128,	      /* pktinfo + tos + segment size, with room */
+	WG_UDP_BIND_ATTEMPTS = 100,	      /* port 0: retries when v6 finds v4's port taken */
+};
+
+enum wg_udp_family {
+	WG_UDP_V4,
+	WG_UDP_V6,
+	WG_UDP_FAMILIES,
+};
+
+struct wg_udp_config {
+	uint16_t port;	       /* 0: the kernel picks (the same for both families) */
+	uint32_t fwmark;       /* SO_MARK; 0: none */
+	uint32_t rcvbuf_bytes; /* 0: WG_UDP_RCVBUF_BYTES */
+	uint32_t sndbuf_bytes; /* 0: WG_UDP_SNDBUF_BYTES */
+	bool gro;	       /* ask for UDP_GRO (coalesced receive) */
+};
+
+/* One datagram to receive into. */
+struct wg_udp_rx {
+	void *buf;
+	size_t cap;
+	/* Filled in: */
+	size_t len;
+	struct wg_endpoint ep; /* the sender, and our address it wrote to (has_src) */
+	uint8_t tos;	       /* outer TOS / traffic class: DSCP and ECN */
+	uint16_t gro_size;     /* >0: GRO joined segments of this size into buf */
+	bool truncated;	       /* larger than cap: the tail is lost, drop it */
+};
+
+/* One datagram (or, with gso_size, a train of equal datagrams) to send. */
+struct wg_udp_tx {
+	const void *buf;
+	size_t len;
+	struct wg_endpoint *ep; /* has_src may be cleared when the source is gone */
+	uint8_t tos;		/* outer TOS / traffic class; 0: leave the socket's */
+	uint16_t gso_size;	/* >0: split into datagrams of this size (needs gso) */
+};
+
+enum wg_udp_send_outcome {
+	WG_UDP_SENT_ALL,   /* every datagram went out */
+	WG_UDP_SEND_BLOCKED, /* EAGAIN/ENOBUFS: tx[sent..] kept; wait until writable */
+	WG_UDP_SEND_FAILED, /* tx[sent] was refused (err); tx[sent+1..] not tried */
+};
+
+struct wg_udp_send_result {
+	unsigned int sent; /* datagrams (tx entries) that went out, from the start */
+	int err;	   /* -errno for BLOCKED and FAILED, else 0 */
+	int blocked_fd;	   /* BLOCKED: the socket to wait on for writability */
+};
+
+struct wg_udp_stats {
+	uint64_t sticky_resets; /* sources cleared after EINVAL */
+	uint64_t gso_disabled;	/* EIO answers that switched GSO off */
+};
+
+/* The mmsghdr arrays of one batch (defined in udp.c: struct mmsghdr needs _GNU_SOURCE). */
+struct wg_udp_scratch;
+
+struct wg_udp {
+	int fd[WG_UDP_FAMILIES]; /* -1 when that family is unavailable */
+	uint16_t port;
+	uint32_t fwmark;
+	bool gso[WG_UDP_FAMILIES]; /* UDP_SEGMENT usable */
+	bool gro[WG_UDP_FAMILIES]; /* UDP_GRO on */
+	struct wg_udp_stats stats;
+	struct wg_udp_scratch *scratch;
+};
+
+/* Opens and binds both families. 0 or -errno (-EAFNOSUPPORT when neither family works). */
+int wg_udp_open(struct wg_udp *u, const struct wg_udp_config *cfg);
+void wg_udp_close(struct wg_udp *u);
+int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark);
+/* The family an endpoint is sent on; WG_UDP_FAMILIES when it has no address. */
+enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep);
+
+/*
+ * Receives up to n (<= WG_UDP_BATCH_MAX) datagrams from one family's socket with one
+ * recvmmsg. Returns how many (0 when none are waiting) or -errno.
+ */
+int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, unsigned int n);
+
+/*
+ * Sends tx[0..n) in order, batching runs of one family into sendmmsg calls. The outcome
+ * says whether all went, the socket filled up (the rest is kept by the caller, never
+ * dropped here) or one datagram was refused; res tells how many went out first.
+ */
+enum wg_udp_send_outcome wg_udp_send(struct wg_udp *u, struct wg_udp_tx *tx, unsigned int n,
+				     struct wg_udp_send_result *res);
+
+#endif
