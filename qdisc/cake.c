@@ -19,6 +19,10 @@ enum {
 	EWMA_FAST_SHIFT = 2,
 	NETLEN_UNSEEN = 0xffff, /* the kernel's u16 minimum before any packet */
 	SPLIT_FAILED = -1,
+	/* A bogus wire_len must not overflow the 32-bit deficits or the shaper's
+	 * arithmetic: one packet is charged at most this much (a 64 KiB super-packet of
+	 * ATM cells is well below it). */
+	CAKE_MAX_ADJ_LEN_BYTES = 1 << 24,
 };
 
 static uint64_t ewma(uint64_t avg, uint64_t sample, unsigned int shift)
@@ -132,8 +136,10 @@ static uint64_t memory_limit(const struct cake *q)
 	if (q->cfg.memlimit_bytes) {
 		limit = q->cfg.memlimit_bytes;
 	} else if (q->cfg.rate_bytes_per_sec) {
-		limit = q->cfg.rate_bytes_per_sec * q->cfg.rtt_us /
-			(CAKE_NS_PER_SEC / CAKE_NS_PER_US / CAKE_MEMLIMIT_INTERVALS);
+		unsigned __int128 t = (unsigned __int128)q->cfg.rate_bytes_per_sec * q->cfg.rtt_us;
+
+		t /= CAKE_NS_PER_SEC / CAKE_NS_PER_US / CAKE_MEMLIMIT_INTERVALS;
+		limit = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 		if (limit < CAKE_MEMLIMIT_MIN_BYTES)
 			limit = CAKE_MEMLIMIT_MIN_BYTES;
 	} else {
@@ -406,8 +412,10 @@ static uint32_t packet_adj_len(struct cake *q, const struct cake_pkt *pkt)
 	uint64_t segs = pkt->gso_segs, hdr, inner, extra, full, last, adj;
 
 	q->avg_netoff = (uint32_t)ewma(q->avg_netoff, 0, EWMA_SLOW_SHIFT);
-	if (!pkt->gso_size || segs <= 1)
-		return charge_len(q, pkt->wire_len);
+	if (!pkt->gso_size || segs <= 1) {
+		adj = charge_len(q, pkt->wire_len);
+		return adj > CAKE_MAX_ADJ_LEN_BYTES ? CAKE_MAX_ADJ_LEN_BYTES : (uint32_t)adj;
+	}
 
 	hdr = (uint64_t)pkt->l4_offset + pkt->l4_hdr_len;
 	inner = (uint64_t)pkt->len + hdr * (segs - 1);
@@ -417,7 +425,7 @@ static uint32_t packet_adj_len(struct cake *q, const struct cake_pkt *pkt)
 		full = pkt->wire_len / segs;
 	last = pkt->wire_len - full * (segs - 1);
 	adj = (uint64_t)charge_len(q, (uint32_t)full) * (segs - 1) + charge_len(q, (uint32_t)last);
-	return adj > UINT32_MAX ? UINT32_MAX : (uint32_t)adj;
+	return adj > CAKE_MAX_ADJ_LEN_BYTES ? CAKE_MAX_ADJ_LEN_BYTES : (uint32_t)adj;
 }
 
 /* Tin from fwmark, else from DSCP; wash clears the DSCP once it has been read. */
@@ -534,7 +542,8 @@ static void enqueue_whole(struct cake *q, struct cake_tin *b, uint32_t idx, stru
 		b->tin_backlog_pkts--;
 		q->backlog -= ack->wire_len;
 		q->qlen--;
-		q->avg_window_bytes -= ack->wire_len;
+		q->avg_window_bytes -=
+			ack->wire_len < q->avg_window_bytes ? ack->wire_len : q->avg_window_bytes;
 		q->buffer_used -= cake_truesize(q, ack);
 		drop_filtered_ack(q, b, ack, now_ns);
 	}

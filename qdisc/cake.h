@@ -170,6 +170,7 @@ void cake_free(struct cake *q);
  * rest, and recompute the derived parameters. Queued packets stay queued and keep
  * their place, except those in tins that a new Diffserv mode no longer has: those are
  * handed back with CAKE_DROP_RECONFIG, as the kernel discards them.
+ * A lower memory limit is enforced at the next enqueue, as in the kernel.
  * Returns 0, or -EINVAL (and changes nothing) if a present field is out of range:
  * unknown mode values, overhead outside -64..256, mpu above 256.
  */

@@ -73,6 +73,17 @@ static bool shaper_blocked(const struct cake *q, uint64_t now_ns, uint64_t *next
 	return false;
 }
 
+/*
+ * The DRR credit between tins matters only when unlimited. The kernel charges it in
+ * shaped mode too, where nothing refills it and the 32-bit count runs off its end;
+ * here it is left alone while shaped.
+ */
+static void charge_tin(const struct cake *q, struct cake_tin *b, uint32_t len)
+{
+	if (!q->rate.rate_ns)
+		b->tin_deficit -= (int32_t)len;
+}
+
 /* Unlimited: plain DRR between tins with the tins' quanta as weights. */
 static struct cake_tin *select_tin_drr(struct cake *q)
 {
@@ -204,7 +215,7 @@ static void drop_congested(struct cake *q, struct cake_tin *b, struct cake_flow 
 		uint32_t len = cake_advance_shaper(q, b, pkt, now_ns, true);
 
 		flow->deficit -= (int32_t)len;
-		b->tin_deficit -= (int32_t)len;
+		charge_tin(q, b, len);
 	}
 	flow->dropped++;
 	b->tin_dropped++;
@@ -265,7 +276,7 @@ static void deliver(struct cake *q, struct cake_tin *b, struct cake_flow *flow,
 
 	len = cake_advance_shaper(q, b, pkt, now_ns, false);
 	flow->deficit -= (int32_t)len;
-	b->tin_deficit -= (int32_t)len;
+	charge_tin(q, b, len);
 	if (q->overflow_timeout)
 		q->overflow_timeout--;
 }

@@ -59,7 +59,8 @@ struct cake_stats {
 	uint32_t backlog_packets;
 
 	/* " memory used: X of Y": X is the peak, as the kernel reports it */
-	uint32_t memory_used; /* peak bytes charged against the limit */
+	uint32_t memory_used; /* peak bytes held between calls (the kernel samples it before
+			       * pruning, so its peak can exceed the limit by one packet) */
 	uint32_t memory_limit;
 	uint32_t memory_in_use; /* current bytes charged (not printed by tc) */
 	/* " capacity estimate: RATE" (bytes/s): autorate-ingress' estimate, else the rate */

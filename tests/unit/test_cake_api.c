@@ -25,12 +25,19 @@ struct ctx {
 };
 
 static struct ctx c;
+/* the random walk's books, kept by the drop hook when set */
+static struct cake_pkt *walk_pool;
+static bool *walk_queued;
 
 static void op_drop(void *ctx, struct cake_pkt *p, enum cake_drop_reason r)
 {
 	(void)ctx;
 	c.drops[r]++;
 	c.last_drop = p;
+	if (walk_queued) {
+		cr_assert(walk_queued[p - walk_pool]);
+		walk_queued[p - walk_pool] = false;
+	}
 }
 
 static void op_set_ce(void *ctx, struct cake_pkt *p)
@@ -62,6 +69,12 @@ static struct cake_pkt *op_split(void *ctx, struct cake_pkt *p)
 	c.splits++;
 	if (c.split_fails)
 		return NULL;
+	if (!c.nsegs) { /* hand the packet back as its own single segment */
+		p->gso_segs = 1;
+		p->gso_size = 0;
+		p->next = NULL;
+		return p;
+	}
 	for (i = 0; i < c.nsegs; i++) {
 		struct cake_pkt *s = &c.segs[i];
 
@@ -396,4 +409,159 @@ Test(cake_api, ce_mark_through_op)
 	cr_assert_eq(marked, c.ce);
 	cr_assert_eq(c.drops[CAKE_DROP_CONGESTED], 0);
 	cake_free(q);
+}
+
+/* Nonsense metadata is queued or dropped, never a crash or a broken count. */
+Test(cake_api, bogus_metadata)
+{
+	struct cake_options o;
+	struct cake_pkt ps[6];
+	struct cake *q;
+	uint64_t now = MS(1000);
+	int i, out = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.present = CAKE_OPT_RATE | CAKE_OPT_SPLIT_GSO | CAKE_OPT_ATM | CAKE_OPT_OVERHEAD;
+	o.rate_bytes_per_sec = 125000000;
+	o.split_gso = false;
+	o.atm = CAKE_ATM_ATM;
+	o.overhead = -64;
+	q = make(&o);
+	cr_assert_not_null(q);
+	ps[0] = pkt(1, 100);
+	ps[0].wire_len = UINT32_MAX;
+	ps[1] = pkt(2, 100);
+	ps[1].wire_len = 0;
+	ps[2] = pkt(3, 100);
+	ps[2].dscp = 0xff;
+	ps[2].ecn = 0xff;
+	ps[3] = pkt(4, 100);
+	ps[3].gso_segs = 65535;
+	ps[3].gso_size = 65535;
+	ps[3].l4_offset = 65535;
+	ps[3].l4_hdr_len = 65535;
+	ps[4] = pkt(5, 100);
+	ps[4].gso_segs = 0;
+	ps[4].gso_size = 1;
+	ps[5] = pkt(6, 100);
+	ps[5].mark = UINT32_MAX;
+	for (i = 0; i < 6; i++)
+		(void)cake_enqueue(q, &ps[i], now);
+	cr_assert_leq(cake_memory_used(q), cake_memory_limit(q));
+	while (cake_backlog_packets(q)) {
+		uint64_t next;
+		struct cake_pkt *p = cake_dequeue(q, now, &next);
+
+		if (p)
+			out++;
+		else
+			now = next;
+	}
+	cr_assert_eq(out + c.drops[CAKE_DROP_OVERLIMIT] + c.drops[CAKE_DROP_CONGESTED], 6);
+	cake_free(q);
+}
+
+/* A deterministic random walk over enqueue, dequeue, reconfiguration and time, checking
+ * the books after every step. */
+static uint64_t rnd_state = 0x243f6a8885a308d3ull;
+
+static uint32_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (uint32_t)rnd_state;
+}
+
+static void random_change(struct cake *q)
+{
+	struct cake_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.present = rnd() & 0xffff;
+	o.rate_bytes_per_sec = (rnd() % 4) ? (uint64_t)(rnd() % 200000000) : 0;
+	o.autorate_ingress = rnd() & 1;
+	o.rtt_us = rnd() % 1000000;
+	o.target_us = o.rtt_us / 20;
+	o.diffserv = (enum cake_diffserv_mode)(rnd() % 5);
+	o.flow_mode = (enum cake_flow_mode)(rnd() % 8);
+	o.wash = rnd() & 1;
+	o.ingress = rnd() & 1;
+	o.ack_filter = (enum cake_ack_filter_mode)(rnd() % 3);
+	o.split_gso = rnd() & 1;
+	o.raw = rnd() & 1;
+	o.overhead = (int32_t)(rnd() % 321) - 64;
+	o.mpu = rnd() % 257;
+	o.atm = (enum cake_atm_mode)(rnd() % 3);
+	o.memlimit_bytes = (rnd() % 3) ? 0 : rnd() % 2000000;
+	o.fwmark_mask = rnd();
+	cr_assert_eq(cake_configure(q, &o, 0), 0);
+}
+
+Test(cake_api, random_walk_keeps_the_books)
+{
+	enum { N = 2048 };
+	static struct cake_pkt pool[N];
+	static bool queued[N];
+	struct cake_stats st;
+	uint64_t now = MS(1000), sent = 0;
+	struct cake *q = make(NULL);
+	int step, i;
+
+	cr_assert_not_null(q);
+	walk_pool = pool;
+	walk_queued = queued;
+	for (step = 0; step < 200000; step++) {
+		uint32_t r = rnd() % 100;
+
+		if (r < 55) {
+			for (i = (int)(rnd() % N); queued[i]; i = (i + 1) % N)
+				;
+			pool[i] = pkt(rnd() % 40, 60 + rnd() % 3000);
+			pool[i].dscp = (uint8_t)(rnd() % 64);
+			pool[i].ecn = (uint8_t)(rnd() % 4);
+			pool[i].src_hash = rnd() % 7;
+			pool[i].dst_hash = rnd() % 5;
+			pool[i].mark = rnd();
+			if (rnd() % 10 == 0) {
+				pool[i].gso_segs = (uint16_t)(2 + rnd() % 40);
+				pool[i].gso_size = (uint16_t)(rnd() % 1500);
+			}
+			queued[i] = true;
+			if (cake_backlog_packets(q) > N - 64) {
+				queued[i] = false;
+				continue;
+			}
+			(void)cake_enqueue(q, &pool[i], now);
+			/* (a smaller limit set by a change is enforced at the next enqueue,
+			 * as the kernel does) */
+			cr_assert_leq(cake_memory_used(q), cake_memory_limit(q));
+		} else if (r < 97) {
+			struct cake_pkt *p = cake_dequeue(q, now, NULL);
+
+			if (p) {
+				cr_assert(queued[p - pool]);
+				queued[p - pool] = false;
+				sent++;
+			}
+		} else if (r < 98) {
+			random_change(q);
+		} else {
+			now += rnd() % MS(5);
+		}
+	}
+	cake_get_stats(q, &st);
+	cr_assert_eq(st.sent_packets, sent);
+	{
+		uint32_t n = 0;
+
+		for (i = 0; i < N; i++)
+			n += queued[i];
+		cr_assert_eq(cake_backlog_packets(q), n);
+		cr_assert_eq(st.backlog_packets, n);
+	}
+	cr_assert_gt(sent, 10000);
+	cr_assert_gt(c.drops[CAKE_DROP_OVERLIMIT] + c.drops[CAKE_DROP_CONGESTED], 0);
+	cake_free(q);
+	walk_queued = NULL;
 }
