@@ -156,8 +156,12 @@ struct cake;
  * Create an instance with tc-cake's defaults (unlimited, diffserv3, triple-isolate,
  * rtt 100ms, split-gso, ...) and then apply opts as `tc qdisc add ... cake <opts>`
  * would: only the fields named in opts->present count. opts may be NULL.
- * All memory is allocated here (about 0.8 MB). Returns NULL if params or opts are
+ * All memory is allocated here (about 0.85 MB). Returns NULL if params or opts are
  * invalid (see cake_configure) or memory is short.
+ *
+ * Options kept but without effect inside the qdisc: `nat` (inner addresses are already
+ * the real ones) and `peer_isolation` (the owner realises it by filling src_hash and
+ * dst_hash with a hash of the WireGuard peer, so triple-isolate shares between peers).
  */
 struct cake *cake_new(const struct cake_params *params, const struct cake_options *opts,
 		      uint64_t now_ns);
