@@ -18,8 +18,8 @@
 #include "src/core/messages.h"
 
 #define FG_CYAN "\x1b[36m"
-#define FG_RED "\x1b[31m"
-#define RESET "\x1b[0m"
+#define FG_RED	"\x1b[31m"
+#define RESET	"\x1b[0m"
 
 /* Called for each key=value line but errno; returns 0 or a negative errno. */
 typedef int (*line_fn)(void *ctx, const char *key, size_t klen, const char *v, size_t vlen);
@@ -164,7 +164,8 @@ static int get_endpoint(struct get_ctx *g, const char *v, size_t n)
 {
 	struct wg_devconf_peer *peer = g->peer;
 
-	peer->flags &= ~(uint32_t)(WG_DEVCONF_PEER_HAS_ENDPOINT | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
+	peer->flags &=
+		~(uint32_t)(WG_DEVCONF_PEER_HAS_ENDPOINT | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
 	memset(&peer->endpoint, 0, sizeof(peer->endpoint));
 	peer->endpoint_host[0] = '\0';
 	peer->endpoint_port = 0;
@@ -193,7 +194,8 @@ static int get_allowed_ip(struct get_ctx *g, const char *v, size_t n)
 	struct wg_ipaddr_prefix pfx;
 
 	if (!memchr(v, '/', n) ||
-	    wg_ipaddr_prefix_parse(&pfx, v, n, WG_IPADDR_PREFIX_CIDR_OPTIONAL) != WG_IPADDR_PREFIX_OK)
+	    wg_ipaddr_prefix_parse(&pfx, v, n, WG_IPADDR_PREFIX_CIDR_OPTIONAL) !=
+		    WG_IPADDR_PREFIX_OK)
 		return -EPROTO;
 	return wg_devconf_peer_add_allowedip(g->peer, &pfx, 0);
 }
@@ -538,8 +540,7 @@ static const char *json_literal(const char *p, const char *end, const char *word
 }
 
 /* An object or an array after its opening byte, members separated by ','. */
-static const char *json_container(const char *p, const char *end, unsigned int depth,
-				  bool object)
+static const char *json_container(const char *p, const char *end, unsigned int depth, bool object)
 {
 	const char close = object ? '}' : ']';
 
@@ -646,8 +647,10 @@ static void duration_at(char *buf, size_t size, size_t *off, uint64_t left, bool
 		const char *unit;
 		uint64_t secs;
 	} parts[] = {
-		{"year", WG_UAPI_REPLY_SECS_PER_YEAR}, {"day", WG_UAPI_REPLY_SECS_PER_DAY},
-		{"hour", WG_UAPI_REPLY_SECS_PER_HOUR}, {"minute", WG_UAPI_REPLY_SECS_PER_MINUTE},
+		{"year", WG_UAPI_REPLY_SECS_PER_YEAR},
+		{"day", WG_UAPI_REPLY_SECS_PER_DAY},
+		{"hour", WG_UAPI_REPLY_SECS_PER_HOUR},
+		{"minute", WG_UAPI_REPLY_SECS_PER_MINUTE},
 		{"second", 1},
 	};
 	size_t start = *off;
@@ -686,7 +689,8 @@ const char *wg_uapi_reply_fmt_ago(char *buf, size_t size, int64_t then_sec, int6
 	if (now_sec == then_sec) {
 		append(buf, size, &off, "Now");
 	} else if (now_sec < then_sec) {
-		append(buf, size, &off, "(%sSystem clock wound backward; connection problems may ensue.%s)",
+		append(buf, size, &off,
+		       "(%sSystem clock wound backward; connection problems may ensue.%s)",
 		       color ? FG_RED : "", color ? RESET : "");
 	} else {
 		duration_at(buf, size, &off, (uint64_t)now_sec - (uint64_t)then_sec, color);

@@ -104,8 +104,8 @@ Test(uapi_reply, get_every_key)
 	/* An all-zero preshared key means none, as wg reads it. */
 	p = c->peers[1];
 	key_is(p->public_key, K4);
-	cr_assert_eq(p->flags, WG_DEVCONF_PEER_HAS_PUBLIC_KEY |
-				       WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE);
+	cr_assert_eq(p->flags,
+		     WG_DEVCONF_PEER_HAS_PUBLIC_KEY | WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE);
 	cr_assert_eq(p->n_allowedips, 0);
 	cr_assert_eq(p->persistent_keepalive_secs, 0);
 	wg_devconf_free(c);
@@ -232,10 +232,10 @@ Test(uapi_reply, get_refuses_malformed_replies)
 {
 	static const char *const bad[] = {
 		"",
-		"\n",			     /* blank line without errno */
-		"errno=0\n",		     /* no blank line */
-		"errno=0",		     /* last line cut */
-		"listen_port\nerrno=0\n\n",  /* no '=' */
+		"\n",			    /* blank line without errno */
+		"errno=0\n",		    /* no blank line */
+		"errno=0",		    /* last line cut */
+		"listen_port\nerrno=0\n\n", /* no '=' */
 		"errno=\n\n",
 		"errno=x\n\n",
 		"errno=--1\n\n",
@@ -279,7 +279,8 @@ Test(uapi_reply, get_refuses_malformed_replies)
 
 Test(uapi_reply, get_refuses_a_nul_in_a_line)
 {
-	static const char text[] = "listen_port=1\0" "2\nerrno=0\n\n";
+	static const char text[] = "listen_port=1\0"
+				   "2\nerrno=0\n\n";
 	struct wg_devconf *c;
 
 	cr_assert_eq(wg_uapi_reply_get_parse(text, sizeof(text) - 1, &c), -EPROTO);
@@ -626,9 +627,9 @@ Test(uapi_reply, fmt_ago_and_every)
 	char buf[WG_UAPI_REPLY_FMT_SIZE];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		cr_assert_str_eq(wg_uapi_reply_fmt_ago(buf, sizeof(buf), cases[i].then,
-						       cases[i].now, false),
-				 cases[i].out);
+		cr_assert_str_eq(
+			wg_uapi_reply_fmt_ago(buf, sizeof(buf), cases[i].then, cases[i].now, false),
+			cases[i].out);
 	cr_assert_str_eq(wg_uapi_reply_fmt_every(buf, sizeof(buf), 25, false), "every 25 seconds");
 	cr_assert_str_eq(wg_uapi_reply_fmt_every(buf, sizeof(buf), 65535, false),
 			 "every 18 hours, 12 minutes, 15 seconds");
