@@ -124,7 +124,7 @@ static int run_datagram(struct wg_nl *nl, size_t n, struct talk *t)
 
 int wg_netlink_talk(struct wg_nl *nl, struct nlmsghdr *nlh, wg_nl_msg_fn fn, void *data)
 {
-	struct talk t = { .fn = fn, .data = data };
+	struct talk t = {.fn = fn, .data = data};
 
 	if (++nl->seq == 0)
 		nl->seq = 1; /* seq 0 would disable libmnl's sequence check */
@@ -167,7 +167,7 @@ static int tb_cb(const struct nlattr *a, void *data)
 int wg_netlink_parse(const struct nlmsghdr *nlh, size_t hdr_len, const struct nlattr **tb,
 		     uint16_t max)
 {
-	struct tb_ctx c = { .tb = tb, .max = max };
+	struct tb_ctx c = {.tb = tb, .max = max};
 
 	memset(tb, 0, (max + 1U) * sizeof(*tb));
 	if (mnl_nlmsg_get_payload_len(nlh) < hdr_len)
@@ -207,8 +207,7 @@ bool wg_netlink_attr_str(const struct nlattr *a, char *out, size_t cap)
 	return true;
 }
 
-bool wg_netlink_attr_addr(const struct nlattr *a, uint8_t family,
-			  uint8_t out[WG_NL_ADDR_MAX_BYTES])
+bool wg_netlink_attr_addr(const struct nlattr *a, uint8_t family, uint8_t out[WG_NL_ADDR_MAX_BYTES])
 {
 	size_t alen = wg_netlink_addr_len(family);
 
@@ -242,8 +241,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-static int link_get(struct wg_nl *nl, const char *name, uint32_t ifindex,
-		    struct wg_nl_link *out)
+static int link_get(struct wg_nl *nl, const char *name, uint32_t ifindex, struct wg_nl_link *out)
 {
 	union wg_nl_req req;
 	struct nlmsghdr *nlh = wg_netlink_put_req(&req, RTM_GETLINK, 0);
@@ -284,8 +282,8 @@ int wg_netlink_link_get_index(struct wg_nl *nl, uint32_t ifindex, struct wg_nl_l
 }
 
 /* RTM_NEWLINK on an existing link: flags to change, and one optional u32 attribute. */
-static int link_set(struct wg_nl *nl, uint32_t ifindex, unsigned int change,
-		    unsigned int flags, uint16_t attr, uint32_t value)
+static int link_set(struct wg_nl *nl, uint32_t ifindex, unsigned int change, unsigned int flags,
+		    uint16_t attr, uint32_t value)
 {
 	union wg_nl_req req;
 	struct nlmsghdr *nlh = wg_netlink_put_req(&req, RTM_NEWLINK, 0);
@@ -430,17 +428,23 @@ int wg_netlink_route_del(struct wg_nl *nl, const struct wg_nl_route_spec *r)
 	return route_req(nl, RTM_DELROUTE, 0, r);
 }
 
-static int metrics_mtu(const struct nlattr *metrics, uint32_t *mtu)
+static int mtu_attr_cb(const struct nlattr *a, void *data)
 {
-	const struct nlattr *a;
+	if (mnl_attr_get_type(a) == RTAX_MTU && wg_netlink_attr_u32(a, data))
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
 
-	if (mnl_attr_validate(metrics, MNL_TYPE_NESTED) < 0)
-		return -EBADMSG;
-	mnl_attr_for_each_nested(a, metrics) {
-		if (mnl_attr_get_type(a) == RTAX_MTU && wg_netlink_attr_u32(a, mtu))
-			return 0;
-	}
-	return -ENOENT;
+bool wg_netlink_metrics_mtu(const struct nlattr *metrics, uint32_t *mtu)
+{
+	uint32_t found = 0;
+
+	if (!metrics || mnl_attr_validate(metrics, MNL_TYPE_NESTED) < 0)
+		return false;
+	if (mnl_attr_parse_nested(metrics, mtu_attr_cb, &found) < 0 || !found)
+		return false;
+	*mtu = found;
+	return true;
 }
 
 static int route_get_cb(const struct nlmsghdr *nlh, void *data)
@@ -455,7 +459,7 @@ static int route_get_cb(const struct nlmsghdr *nlh, void *data)
 	info->type = ((const struct rtmsg *)mnl_nlmsg_get_payload(nlh))->rtm_type;
 	if (!wg_netlink_attr_u32(tb[RTA_OIF], &info->oif))
 		return -ENETUNREACH; /* e.g. a blackhole or prohibit route */
-	if (tb[RTA_METRICS] && metrics_mtu(tb[RTA_METRICS], &info->mtu) == 0)
+	if (wg_netlink_metrics_mtu(tb[RTA_METRICS], &info->mtu))
 		info->mtu_from_route = true;
 	return 0;
 }

@@ -76,10 +76,10 @@ struct wg_nl_route_spec {
  * wg_netlink_rule_suppress_main(). For delete, fields left at "absent" match any rule.
  */
 struct wg_nl_rule_spec {
-	uint8_t family;		    /* AF_INET or AF_INET6 */
-	bool invert;		    /* `not` */
-	bool has_fwmark;	    /* `fwmark MARK` */
-	bool has_priority;	    /* `pref N`; absent: the kernel picks */
+	uint8_t family;	   /* AF_INET or AF_INET6 */
+	bool invert;	   /* `not` */
+	bool has_fwmark;   /* `fwmark MARK` */
+	bool has_priority; /* `pref N`; absent: the kernel picks */
 	uint32_t fwmark;
 	uint32_t priority;
 	uint32_t table;		    /* `table T` (0: absent) */
@@ -95,8 +95,8 @@ struct wg_nl_rule_spec wg_netlink_rule_suppress_main(uint8_t family);
 struct wg_nl_route_info {
 	uint8_t type; /* RTN_UNICAST, RTN_LOCAL (the address is ours), ... */
 	uint32_t oif;
-	uint32_t mtu;	      /* RTAX_MTU of the route, else the output link's MTU */
-	bool mtu_from_route;  /* true when the route itself carried an MTU */
+	uint32_t mtu;	     /* RTAX_MTU of the route, else the output link's MTU */
+	bool mtu_from_route; /* true when the route itself carried an MTU */
 };
 
 int wg_netlink_open(struct wg_nl **out);

@@ -22,8 +22,8 @@ enum {
 	/* A dump interrupted by a concurrent change (NLM_F_DUMP_INTR) is retried this often. */
 	DUMP_ATTEMPTS = 4,
 	/* IFA_F_* bits the kernel flips by itself (DAD, lifetimes): not part of the state. */
-	ADDR_VOLATILE_FLAGS = IFA_F_TENTATIVE | IFA_F_OPTIMISTIC | IFA_F_DADFAILED |
-			      IFA_F_DEPRECATED,
+	ADDR_VOLATILE_FLAGS =
+		IFA_F_TENTATIVE | IFA_F_OPTIMISTIC | IFA_F_DADFAILED | IFA_F_DEPRECATED,
 };
 
 struct vec {
@@ -51,8 +51,7 @@ static void *vec_push(struct vec *v)
 }
 
 /* Runs one AF_UNSPEC dump of `type` whose request header is hdr_len zero bytes. */
-static int dump(struct wg_nl *nl, uint16_t type, size_t hdr_len, wg_nl_msg_fn fn,
-		struct vec *v)
+static int dump(struct wg_nl *nl, uint16_t type, size_t hdr_len, wg_nl_msg_fn fn, struct vec *v)
 {
 	int attempt, ret = -EINTR;
 
@@ -96,18 +95,6 @@ static int addr_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-static void route_metrics(const struct nlattr *metrics, uint32_t *mtu)
-{
-	const struct nlattr *a;
-
-	if (!metrics || mnl_attr_validate(metrics, MNL_TYPE_NESTED) < 0)
-		return;
-	mnl_attr_for_each_nested(a, metrics) {
-		if (mnl_attr_get_type(a) == RTAX_MTU && wg_netlink_attr_u32(a, mtu))
-			return;
-	}
-}
-
 static int route_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[RTA_MAX + 1];
@@ -137,7 +124,7 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	wg_netlink_attr_addr(tb[RTA_DST], fam, e->dst);
 	wg_netlink_attr_addr(tb[RTA_GATEWAY], fam, e->gateway);
 	wg_netlink_attr_addr(tb[RTA_PREFSRC], fam, e->prefsrc);
-	route_metrics(tb[RTA_METRICS], &e->mtu);
+	wg_netlink_metrics_mtu(tb[RTA_METRICS], &e->mtu);
 	return 0;
 }
 
@@ -202,8 +189,8 @@ static int cmp_rule(const void *a, const void *b)
 
 static int snapshot_routes_rules(struct wg_nl *nl, struct wg_nl_snapshot *s)
 {
-	struct vec routes = { .size = sizeof(struct wg_nl_route_entry) };
-	struct vec rules = { .size = sizeof(struct wg_nl_rule_entry) };
+	struct vec routes = {.size = sizeof(struct wg_nl_route_entry)};
+	struct vec rules = {.size = sizeof(struct wg_nl_rule_entry)};
 	int ret;
 
 	ret = dump(nl, RTM_GETROUTE, sizeof(struct rtmsg), route_cb, &routes);
@@ -218,7 +205,7 @@ static int snapshot_routes_rules(struct wg_nl *nl, struct wg_nl_snapshot *s)
 
 int wg_netlink_snapshot(struct wg_nl *nl, struct wg_nl_snapshot *out)
 {
-	struct vec addrs = { .size = sizeof(struct wg_nl_addr_entry) };
+	struct vec addrs = {.size = sizeof(struct wg_nl_addr_entry)};
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -257,8 +244,7 @@ static bool same_items(const void *a, const void *b, size_t n, size_t size)
 
 bool wg_netlink_snapshot_equal(const struct wg_nl_snapshot *a, const struct wg_nl_snapshot *b)
 {
-	return a->n_addrs == b->n_addrs && a->n_routes == b->n_routes &&
-	       a->n_rules == b->n_rules &&
+	return a->n_addrs == b->n_addrs && a->n_routes == b->n_routes && a->n_rules == b->n_rules &&
 	       same_items(a->addrs, b->addrs, a->n_addrs, sizeof(*a->addrs)) &&
 	       same_items(a->routes, b->routes, a->n_routes, sizeof(*a->routes)) &&
 	       same_items(a->rules, b->rules, a->n_rules, sizeof(*a->rules));
@@ -285,8 +271,7 @@ bool wg_netlink_snapshot_has_addr(const struct wg_nl_snapshot *s, uint32_t ifind
 	return false;
 }
 
-bool wg_netlink_snapshot_has_route(const struct wg_nl_snapshot *s,
-				   const struct wg_nl_route_spec *r)
+bool wg_netlink_snapshot_has_route(const struct wg_nl_snapshot *s, const struct wg_nl_route_spec *r)
 {
 	uint32_t table = r->table ? r->table : WG_NL_TABLE_MAIN;
 	size_t i;
@@ -337,7 +322,7 @@ static bool table_used(const struct wg_nl_snapshot *s, uint32_t table)
 
 int wg_netlink_table_in_use(struct wg_nl *nl, uint32_t table, bool *in_use)
 {
-	struct wg_nl_snapshot s = { 0 };
+	struct wg_nl_snapshot s = {0};
 	int ret = snapshot_routes_rules(nl, &s);
 
 	if (!ret)
@@ -348,7 +333,7 @@ int wg_netlink_table_in_use(struct wg_nl *nl, uint32_t table, bool *in_use)
 
 int wg_netlink_table_pick(struct wg_nl *nl, uint32_t first, uint32_t *table)
 {
-	struct wg_nl_snapshot s = { 0 };
+	struct wg_nl_snapshot s = {0};
 	int ret = snapshot_routes_rules(nl, &s);
 	uint32_t t;
 

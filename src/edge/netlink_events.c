@@ -104,10 +104,9 @@ int wg_netlink_events_parse(const void *buf, size_t len,
 static ssize_t recv_kernel(int fd, void *buf, size_t cap)
 {
 	struct sockaddr_nl sa;
-	struct iovec iov = { .iov_base = buf, .iov_len = cap };
+	struct iovec iov = {.iov_base = buf, .iov_len = cap};
 	struct msghdr msg = {
-		.msg_name = &sa, .msg_namelen = sizeof(sa), .msg_iov = &iov, .msg_iovlen = 1
-	};
+		.msg_name = &sa, .msg_namelen = sizeof(sa), .msg_iov = &iov, .msg_iovlen = 1};
 
 	for (;;) {
 		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);

@@ -58,6 +58,9 @@ bool wg_netlink_attr_str(const struct nlattr *a, char *out, size_t cap);
 bool wg_netlink_attr_addr(const struct nlattr *a, uint8_t family,
 			  uint8_t out[WG_NL_ADDR_MAX_BYTES]);
 
+/* RTAX_MTU inside an RTA_METRICS nest; false when absent (or 0) or malformed. */
+bool wg_netlink_metrics_mtu(const struct nlattr *metrics, uint32_t *mtu);
+
 /*
  * Whether a complete message starts at nlh with `rest` bytes left. Unlike
  * mnl_nlmsg_ok(), safe for any nlmsg_len (it compares unsigned): a huge length must
@@ -69,8 +72,7 @@ static inline bool wg_netlink_msg_ok(const struct nlmsghdr *nlh, size_t rest)
 }
 
 /* The message after nlh; *rest shrinks (to 0 at most) by its aligned length. */
-static inline const struct nlmsghdr *wg_netlink_msg_next(const struct nlmsghdr *nlh,
-							 size_t *rest)
+static inline const struct nlmsghdr *wg_netlink_msg_next(const struct nlmsghdr *nlh, size_t *rest)
 {
 	size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
 

@@ -113,8 +113,8 @@ int wg_tun_set_txqlen(const struct wg_tun *tun, unsigned int qlen)
 
 void wg_vnet_hdr_encode(const struct wg_vnet_hdr *h, uint8_t out[WG_VNET_HDR_LEN])
 {
-	uint16_t v[4] = { htole16(h->hdr_len), htole16(h->gso_size), htole16(h->csum_start),
-			  htole16(h->csum_offset) };
+	uint16_t v[4] = {htole16(h->hdr_len), htole16(h->gso_size), htole16(h->csum_start),
+			 htole16(h->csum_offset)};
 
 	out[0] = h->flags;
 	out[1] = h->gso_type;
@@ -160,8 +160,8 @@ ssize_t wg_tun_read(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf
 	struct wg_vnet_hdr ignored;
 	uint8_t raw[WG_VNET_HDR_LEN];
 	struct iovec iov[2] = {
-		{ .iov_base = raw, .iov_len = sizeof(raw) },
-		{ .iov_base = buf, .iov_len = cap },
+		{.iov_base = raw, .iov_len = sizeof(raw)},
+		{.iov_base = buf, .iov_len = cap},
 	};
 	ssize_t n;
 
@@ -213,8 +213,8 @@ int wg_tun_write(const struct wg_tun *tun, const struct wg_vnet_hdr *hdr, const 
 	static const struct wg_vnet_hdr zero;
 	uint8_t raw[WG_VNET_HDR_LEN];
 	struct iovec iov[2] = {
-		{ .iov_base = raw, .iov_len = sizeof(raw) },
-		{ .iov_base = (void *)pkt, .iov_len = len },
+		{.iov_base = raw, .iov_len = sizeof(raw)},
+		{.iov_base = (void *)pkt, .iov_len = len},
 	};
 	ssize_t n;
 

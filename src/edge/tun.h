@@ -54,10 +54,10 @@ enum wg_vnet_hdr_values {
 
 /* A virtio_net_hdr in host byte order. */
 struct wg_vnet_hdr {
-	uint8_t flags;	    /* WG_VNET_HDR_F_* */
-	uint8_t gso_type;   /* WG_VNET_HDR_GSO_*, possibly | WG_VNET_HDR_GSO_ECN */
-	uint16_t hdr_len;   /* bytes of headers (a hint) */
-	uint16_t gso_size;  /* payload bytes per segment */
+	uint8_t flags;	   /* WG_VNET_HDR_F_* */
+	uint8_t gso_type;  /* WG_VNET_HDR_GSO_*, possibly | WG_VNET_HDR_GSO_ECN */
+	uint16_t hdr_len;  /* bytes of headers (a hint) */
+	uint16_t gso_size; /* payload bytes per segment */
 	uint16_t csum_start;
 	uint16_t csum_offset;
 };
@@ -91,8 +91,9 @@ int wg_tun_set_txqlen(const struct wg_tun *tun, unsigned int qlen);
 
 /*
  * Reads one packet (its virtio header into *hdr, which may be NULL). Returns its length
- * (without the virtio header), -EAGAIN when there is none, -EBADMSG for a malformed virtio header, or -errno. cap must hold the largest
- * packet: the MTU, or WG_TUN_MAX_PACKET_BYTES with offloads (a shorter buffer fails).
+ * (without the virtio header), -EAGAIN when there is none, -EBADMSG for a malformed virtio header,
+ * or -errno. cap must hold the largest packet: the MTU, or WG_TUN_MAX_PACKET_BYTES with offloads (a
+ * shorter buffer fails).
  */
 ssize_t wg_tun_read(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf, size_t cap);
 /*

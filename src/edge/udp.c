@@ -32,7 +32,7 @@ struct wg_udp_scratch {
 	} cmsg[WG_UDP_BATCH_MAX];
 };
 
-static const int family_af[WG_UDP_FAMILIES] = { AF_INET, AF_INET6 };
+static const int family_af[WG_UDP_FAMILIES] = {AF_INET, AF_INET6};
 
 static int sockopt(int fd, int level, int name, int val)
 {
@@ -324,12 +324,12 @@ static void tx_source(struct msghdr *mh, struct cmsghdr **c, const struct wg_end
 		      enum wg_udp_family f)
 {
 	if (f == WG_UDP_V4) {
-		struct in_pktinfo pi = { .ipi_ifindex = ep->src_ifindex, .ipi_spec_dst = ep->src4 };
+		struct in_pktinfo pi = {.ipi_ifindex = ep->src_ifindex, .ipi_spec_dst = ep->src4};
 
 		*c = put_cmsg(mh, *c, IPPROTO_IP, IP_PKTINFO, &pi, sizeof(pi));
 	} else {
-		struct in6_pktinfo pi = { .ipi6_addr = ep->src6,
-					  .ipi6_ifindex = (unsigned int)ep->src_ifindex };
+		struct in6_pktinfo pi = {.ipi6_addr = ep->src6,
+					 .ipi6_ifindex = (unsigned int)ep->src_ifindex};
 
 		*c = put_cmsg(mh, *c, IPPROTO_IPV6, IPV6_PKTINFO, &pi, sizeof(pi));
 	}
@@ -352,8 +352,7 @@ static void tx_control(struct wg_udp *u, unsigned int i, const struct wg_udp_tx 
 		c = put_cmsg(mh, c, f == WG_UDP_V4 ? IPPROTO_IP : IPPROTO_IPV6,
 			     f == WG_UDP_V4 ? IP_TOS : IPV6_TCLASS, &tos, sizeof(tos));
 	if (tx->gso_size)
-		c = put_cmsg(mh, c, IPPROTO_UDP, UDP_SEGMENT, &tx->gso_size,
-			     sizeof(tx->gso_size));
+		c = put_cmsg(mh, c, IPPROTO_UDP, UDP_SEGMENT, &tx->gso_size, sizeof(tx->gso_size));
 	if (!mh->msg_controllen)
 		mh->msg_control = NULL;
 }
@@ -389,11 +388,11 @@ static unsigned int run_length(const struct wg_udp_tx *tx, unsigned int n, enum 
  * After an error on tx[i]: true when it is worth sending tx[i] again (the control
  * data was fixed up), false when the error stands.
  */
-static bool recover(struct wg_udp *u, unsigned int i, struct wg_udp_tx *tx,
-		    enum wg_udp_family f, int err)
+static bool recover(struct wg_udp *u, unsigned int i, struct wg_udp_tx *tx, enum wg_udp_family f,
+		    int err)
 {
-	if (tx->ep->has_src && (err == -EINVAL || err == -ENODEV || err == -ENETUNREACH ||
-				err == -EADDRNOTAVAIL)) {
+	if (tx->ep->has_src &&
+	    (err == -EINVAL || err == -ENODEV || err == -ENETUNREACH || err == -EADDRNOTAVAIL)) {
 		/*
 		 * The sticky source is gone (address removed, link deleted): IPv4 answers
 		 * EINVAL or, without an interface index, ENETUNREACH; IPv6 EINVAL; a deleted

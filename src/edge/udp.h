@@ -32,12 +32,12 @@
 #include "src/core/endpoint.h"
 
 enum wg_udp_limits {
-	WG_UDP_BATCH_MAX = 128,		      /* per call; wireguard-go's IdealBatchSize */
-	WG_UDP_RCVBUF_BYTES = 8 << 20,	      /* default receive buffer (SO_RCVBUFFORCE) */
-	WG_UDP_SNDBUF_BYTES = 128 << 10,      /* default send buffer: the backpressure limit */
-	WG_UDP_GSO_MAX_SEGMENTS = 64,	      /* the kernel's UDP_MAX_SEGMENTS */
-	WG_UDP_CMSG_BYTES = 128,	      /* pktinfo + tos + segment size, with room */
-	WG_UDP_BIND_ATTEMPTS = 100,	      /* port 0: retries when v6 finds v4's port taken */
+	WG_UDP_BATCH_MAX = 128,		 /* per call; wireguard-go's IdealBatchSize */
+	WG_UDP_RCVBUF_BYTES = 8 << 20,	 /* default receive buffer (SO_RCVBUFFORCE) */
+	WG_UDP_SNDBUF_BYTES = 128 << 10, /* default send buffer: the backpressure limit */
+	WG_UDP_GSO_MAX_SEGMENTS = 64,	 /* the kernel's UDP_MAX_SEGMENTS */
+	WG_UDP_CMSG_BYTES = 128,	 /* pktinfo + tos + segment size, with room */
+	WG_UDP_BIND_ATTEMPTS = 100,	 /* port 0: retries when v6 finds v4's port taken */
 };
 
 enum wg_udp_family {
@@ -76,9 +76,9 @@ struct wg_udp_tx {
 };
 
 enum wg_udp_send_outcome {
-	WG_UDP_SENT_ALL,   /* every datagram went out */
+	WG_UDP_SENT_ALL,     /* every datagram went out */
 	WG_UDP_SEND_BLOCKED, /* EAGAIN/ENOBUFS: tx[sent..] kept; wait until writable */
-	WG_UDP_SEND_FAILED, /* tx[sent] was refused (err); tx[sent+1..] not tried */
+	WG_UDP_SEND_FAILED,  /* tx[sent] was refused (err); tx[sent+1..] not tried */
 };
 
 struct wg_udp_send_result {

@@ -65,7 +65,7 @@ TestSuite(netlink, .init = enter_netns, .fini = leave_netns);
 
 static struct wg_nl_prefix pfx(const char *s)
 {
-	struct wg_nl_prefix p = { 0 };
+	struct wg_nl_prefix p = {0};
 	char addr[64];
 	const char *slash = strchr(s, '/');
 	size_t n = slash ? (size_t)(slash - s) : strlen(s);
@@ -126,14 +126,16 @@ static void log_diff(const struct wg_nl_snapshot *a, const struct wg_nl_snapshot
 				    b->addrs[i].p.len, b->addrs[i].flags);
 	for (i = 0; i < a->n_routes; i++)
 		if (!contains(b->routes, b->n_routes, sizeof(*b->routes), &a->routes[i]))
-			cr_log_warn("route only before: table %u %s/%u", a->routes[i].table,
-				    inet_ntop(a->routes[i].family, a->routes[i].dst, buf, sizeof(buf)),
-				    a->routes[i].dst_len);
+			cr_log_warn(
+				"route only before: table %u %s/%u", a->routes[i].table,
+				inet_ntop(a->routes[i].family, a->routes[i].dst, buf, sizeof(buf)),
+				a->routes[i].dst_len);
 	for (i = 0; i < b->n_routes; i++)
 		if (!contains(a->routes, a->n_routes, sizeof(*a->routes), &b->routes[i]))
-			cr_log_warn("route only after: table %u %s/%u", b->routes[i].table,
-				    inet_ntop(b->routes[i].family, b->routes[i].dst, buf, sizeof(buf)),
-				    b->routes[i].dst_len);
+			cr_log_warn(
+				"route only after: table %u %s/%u", b->routes[i].table,
+				inet_ntop(b->routes[i].family, b->routes[i].dst, buf, sizeof(buf)),
+				b->routes[i].dst_len);
 	cr_log_warn("rules: %zu before, %zu after", a->n_rules, b->n_rules);
 }
 
@@ -188,7 +190,10 @@ Test(netlink, link_mtu_txqlen_up_down)
 }
 
 static const char *const addr_cases[] = {
-	"10.0.0.1/24", "192.0.2.7/32", "fd00:1::1/64", "2001:db8::5/128",
+	"10.0.0.1/24",
+	"192.0.2.7/32",
+	"fd00:1::1/64",
+	"2001:db8::5/128",
 };
 
 Test(netlink, addr_add_del)
@@ -247,16 +252,14 @@ struct route_case {
 };
 
 static const struct route_case route_cases[] = {
-	{ "10.20.0.0/16", 0, 0 },	    { "0.0.0.0/0", 51820, 0 },
-	{ "10.30.1.0/24", 51820, 7 },  { "::/0", 51820, 0 },
-	{ "fd00:20::/48", 0, 0 },	    { "fd00:30::/64", 100, 55 },
+	{"10.20.0.0/16", 0, 0}, {"0.0.0.0/0", 51820, 0}, {"10.30.1.0/24", 51820, 7},
+	{"::/0", 51820, 0},	{"fd00:20::/48", 0, 0},	 {"fd00:30::/64", 100, 55},
 };
 
 static struct wg_nl_route_spec route_of(const struct route_case *c, uint32_t ifindex)
 {
 	return (struct wg_nl_route_spec){
-		.dst = pfx(c->dst), .ifindex = ifindex, .table = c->table, .metric = c->metric
-	};
+		.dst = pfx(c->dst), .ifindex = ifindex, .table = c->table, .metric = c->metric};
 }
 
 Test(netlink, route_add_del_tables)
@@ -328,9 +331,10 @@ static void check_wg_quick_rules(uint8_t family, uint32_t table)
 	/* No pref given: the kernel numbers them below main's 32766, newest first. */
 	cr_assert_eq(a->priority, 32765);
 	cr_assert_eq(b->priority, 32764);
-	cr_assert_eq(wg_netlink_snapshot_count_rules(&s, &(struct wg_nl_rule_spec){
-							      .family = family, .table = table,
-							      .suppress_prefixlen = -1 }),
+	cr_assert_eq(wg_netlink_snapshot_count_rules(
+			     &s, &(struct wg_nl_rule_spec){.family = family,
+							   .table = table,
+							   .suppress_prefixlen = -1}),
 		     1);
 	wg_netlink_snapshot_free(&s);
 	cr_assert_eq(wg_netlink_rule_del(nl, &not_mark), 0);
@@ -376,7 +380,7 @@ Test(netlink, table_pick_like_wg_quick)
 {
 	struct wg_tun tun;
 	uint32_t ifindex = tun_up(&tun, 1420), t;
-	struct wg_nl_route_spec r = { .dst = pfx("::/0"), .ifindex = ifindex, .table = 51820 };
+	struct wg_nl_route_spec r = {.dst = pfx("::/0"), .ifindex = ifindex, .table = 51820};
 	struct wg_nl_rule_spec rule = wg_netlink_rule_not_fwmark(AF_INET, 51821);
 	bool used;
 
@@ -400,12 +404,15 @@ Test(netlink, route_get_mtu)
 	struct wg_tun tun;
 	uint32_t ifindex = tun_up(&tun, 1400);
 	struct wg_nl_prefix a4 = pfx("10.9.0.1/24"), a6 = pfx("fd00:9::1/64");
-	struct wg_nl_route_spec small = { .dst = pfx("10.77.0.0/16"), .ifindex = ifindex,
-					  .mtu = 1280 };
-	struct wg_nl_route_spec marked = { .dst = pfx("0.0.0.0/0"), .ifindex = ifindex,
-					   .table = 51820, .mtu = 1300 };
-	struct wg_nl_rule_spec rule = { .family = AF_INET, .has_fwmark = true, .fwmark = 5,
-					.table = 51820, .suppress_prefixlen = -1 };
+	struct wg_nl_route_spec small = {
+		.dst = pfx("10.77.0.0/16"), .ifindex = ifindex, .mtu = 1280};
+	struct wg_nl_route_spec marked = {
+		.dst = pfx("0.0.0.0/0"), .ifindex = ifindex, .table = 51820, .mtu = 1300};
+	struct wg_nl_rule_spec rule = {.family = AF_INET,
+				       .has_fwmark = true,
+				       .fwmark = 5,
+				       .table = 51820,
+				       .suppress_prefixlen = -1};
 	struct wg_nl_route_info info;
 	struct wg_nl_prefix dst;
 
@@ -463,7 +470,7 @@ Test(netlink, link_delete_event)
 	struct wg_nl_events *ev;
 	struct wg_tun tun;
 	struct wg_nl_link l;
-	struct seen seen = { 0 };
+	struct seen seen = {0};
 	int one = 1;
 
 	cr_assert_eq(wg_netlink_events_open(&ev), 0);
@@ -514,7 +521,7 @@ Test(netlink_parse, link_events)
 		struct nlmsghdr h;
 		uint8_t b[1024];
 	} buf;
-	struct seen seen = { 0 };
+	struct seen seen = {0};
 	size_t len = build_link_msg(buf.b, RTM_DELLINK, 7, true);
 
 	len += build_link_msg(buf.b + len, RTM_NEWLINK, 8, true);
@@ -531,18 +538,18 @@ Test(netlink_parse, malformed)
 		struct nlmsghdr h;
 		uint8_t b[1024];
 	} buf;
-	struct seen seen = { 0 };
+	struct seen seen = {0};
 	size_t len = build_link_msg(buf.b, RTM_DELLINK, 7, true);
-	struct nlattr *attr = (struct nlattr *)(buf.b + NLMSG_HDRLEN +
-						 NLMSG_ALIGN(sizeof(struct ifinfomsg)));
+	struct nlattr *attr =
+		(struct nlattr *)(buf.b + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct ifinfomsg)));
 
 	/* Truncated: the message claims more than there is. */
 	cr_assert_eq(wg_netlink_events_parse(buf.b, len - 4, on_event, &seen), -EINVAL);
 	cr_assert_eq(seen.n, 0);
 	/* Garbage after a good message (a length near 4 GiB must not wrap the walk). */
 	memset(buf.b + len, 0xff, sizeof(struct nlmsghdr));
-	cr_assert_eq(wg_netlink_events_parse(buf.b, len + sizeof(struct nlmsghdr), on_event,
-					     &seen), -EINVAL);
+	cr_assert_eq(wg_netlink_events_parse(buf.b, len + sizeof(struct nlmsghdr), on_event, &seen),
+		     -EINVAL);
 	cr_assert_eq(seen.n, 1, "the good message before the garbage is delivered");
 	/* Too short for its ifinfomsg. */
 	build_link_msg(buf.b, RTM_DELLINK, 7, false);

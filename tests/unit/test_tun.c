@@ -69,14 +69,14 @@ TestSuite(tun, .init = enter_netns, .fini = leave_netns);
 
 static bool wait_fd(int fd, short events)
 {
-	struct pollfd p = { .fd = fd, .events = events };
+	struct pollfd p = {.fd = fd, .events = events};
 
 	return poll(&p, 1, WAIT_MS) == 1;
 }
 
 static struct wg_nl_prefix pfx(int family, const char *addr, uint8_t len)
 {
-	struct wg_nl_prefix p = { .family = (uint8_t)family, .len = len };
+	struct wg_nl_prefix p = {.family = (uint8_t)family, .len = len};
 
 	cr_assert_eq(inet_pton(family, addr, p.addr.bytes), 1);
 	return p;
@@ -101,7 +101,8 @@ static void wait_local(const struct wg_nl_prefix *addr, struct mnl_socket *ev)
 static uint32_t tun_setup(struct wg_tun *tun, unsigned int flags)
 {
 	struct wg_nl_link l;
-	struct wg_nl_prefix a4 = pfx(AF_INET, "10.50.0.1", 24), a6 = pfx(AF_INET6, "fd00:50::1", 64);
+	struct wg_nl_prefix a4 = pfx(AF_INET, "10.50.0.1", 24),
+			    a6 = pfx(AF_INET6, "fd00:50::1", 64);
 	struct mnl_socket *ev = mnl_socket_open(NETLINK_ROUTE);
 
 	cr_assert(ev && mnl_socket_bind(ev, RTMGRP_IPV6_ROUTE, MNL_SOCKET_AUTOPID) == 0);
@@ -142,8 +143,8 @@ static void put16(uint8_t *p, uint16_t v)
 }
 
 /* UDP header + payload at udp, with the checksum over the pseudo-header (or partial). */
-static void put_udp(uint8_t *udp, size_t len, const uint8_t *src, const uint8_t *dst,
-		    size_t alen, bool partial)
+static void put_udp(uint8_t *udp, size_t len, const uint8_t *src, const uint8_t *dst, size_t alen,
+		    bool partial)
 {
 	uint32_t sum;
 
@@ -189,17 +190,19 @@ static size_t build_packet(uint8_t *buf, int family, const char *payload, bool p
 
 static int udp_socket(int family, const char *addr, uint16_t port)
 {
-	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
-	struct sockaddr_in sa4 = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
+	struct sockaddr_in sa4 = {.sin_family = AF_INET, .sin_port = htons(port)};
 	int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK, 0);
 
 	cr_assert_geq(fd, 0);
 	if (family == AF_INET) {
 		cr_assert_eq(inet_pton(AF_INET, addr, &sa4.sin_addr), 1);
-		cr_assert_eq(bind(fd, (struct sockaddr *)&sa4, sizeof(sa4)), 0, "%s", strerror(errno));
+		cr_assert_eq(bind(fd, (struct sockaddr *)&sa4, sizeof(sa4)), 0, "%s",
+			     strerror(errno));
 	} else {
 		cr_assert_eq(inet_pton(AF_INET6, addr, &sa6.sin6_addr), 1);
-		cr_assert_eq(bind(fd, (struct sockaddr *)&sa6, sizeof(sa6)), 0, "%s", strerror(errno));
+		cr_assert_eq(bind(fd, (struct sockaddr *)&sa6, sizeof(sa6)), 0, "%s",
+			     strerror(errno));
 	}
 	return fd;
 }
@@ -221,7 +224,7 @@ Test(tun, open_names_and_flags)
 	cr_assert_eq(c.fd, -1);
 	cr_assert_eq(wg_tun_open(&c, "a-name-too-long-for-ifnamsiz", 0), -EINVAL);
 	cr_assert_eq(wg_tun_open(&c, "x", 0x80), -EINVAL);
-	cr_assert_eq(wg_tun_read(&a, NULL, (uint8_t[64]){ 0 }, 64), -EAGAIN);
+	cr_assert_eq(wg_tun_read(&a, NULL, (uint8_t[64]){0}, 64), -EAGAIN);
 	cr_assert_eq(wg_tun_set_txqlen(&b, 2000), 0);
 	{
 		struct wg_nl_link l;
@@ -269,7 +272,7 @@ static void write_into(int family, unsigned int flags)
 {
 	struct wg_tun t;
 	uint8_t pkt[256], got[64];
-	struct wg_vnet_hdr partial = { .flags = WG_VNET_HDR_F_NEEDS_CSUM };
+	struct wg_vnet_hdr partial = {.flags = WG_VNET_HDR_F_NEEDS_CSUM};
 	size_t len, l3 = family == AF_INET ? IPV4_HDR : IPV6_HDR;
 	int fd;
 
@@ -347,10 +350,10 @@ static void send_to(int fd, int family, const char *addr, const void *data, size
 		struct cmsghdr c;
 		uint8_t b[CMSG_SPACE(sizeof(uint16_t))];
 	} ctl;
-	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6, .sin6_port = htons(PORT) };
-	struct sockaddr_in sa4 = { .sin_family = AF_INET, .sin_port = htons(PORT) };
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(PORT)};
+	struct sockaddr_in sa4 = {.sin_family = AF_INET, .sin_port = htons(PORT)};
+	struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 
 	if (family == AF_INET) {
 		cr_assert_eq(inet_pton(AF_INET, addr, &sa4.sin_addr), 1);
@@ -475,13 +478,13 @@ Test(tun, batches)
 		char payload[16];
 
 		snprintf(payload, sizeof(payload), "batch-%u", i);
-		pkts[i] = (struct wg_tun_pkt){ .buf = pkt[i] };
+		pkts[i] = (struct wg_tun_pkt){.buf = pkt[i]};
 		pkts[i].len = build_packet(pkt[i], AF_INET, payload, false);
 	}
 	cr_assert_eq(wg_tun_write_batch(&t, pkts, N, &written), 0);
 	cr_assert_eq(written, N);
 	for (i = 0; i < N; i++) {
-		char got_buf[16] = { 0 };
+		char got_buf[16] = {0};
 
 		cr_assert(wait_fd(fd, POLLIN));
 		cr_assert_eq(recv(fd, got_buf, sizeof(got_buf), 0), 7);
@@ -492,7 +495,7 @@ Test(tun, batches)
 		send_to(fd, AF_INET, "10.50.0.9", "x", 1, 0);
 	cr_assert(wait_fd(t.fd, POLLIN));
 	for (i = 0; i < N + 3; i++)
-		pkts[i] = (struct wg_tun_pkt){ .buf = bufs[i], .cap = sizeof(bufs[i]) };
+		pkts[i] = (struct wg_tun_pkt){.buf = bufs[i], .cap = sizeof(bufs[i])};
 	got = wg_tun_read_batch(&t, pkts, N + 3, &bad);
 	cr_assert_eq(got, N, "read %d", got);
 	cr_assert_eq(bad, 0);
@@ -511,21 +514,27 @@ struct hdr_case {
 };
 
 static const struct hdr_case hdr_cases[] = {
-	{ { 0 }, 60, 0 },
-	{ { .flags = 1, .csum_start = 20, .csum_offset = 6 }, 28, 0 },
-	{ { .flags = 1, .csum_start = 20, .csum_offset = 6 }, 27, -EBADMSG }, /* past the end */
-	{ { .flags = 1, .csum_start = 0xffff, .csum_offset = 0xffff }, 60000, -EBADMSG },
-	{ { .flags = 2 }, 60, 0 },
-	{ { .flags = 4 }, 60, -EBADMSG }, /* RSC_INFO: not from a TUN */
-	{ { .flags = 1, .gso_type = 1, .hdr_len = 54, .gso_size = 1448, .csum_start = 20,
-	    .csum_offset = 16 }, 64000, 0 },
-	{ { .gso_type = 4 | 0x80, .hdr_len = 74, .gso_size = 1428 }, 64000, 0 },
-	{ { .gso_type = 5, .hdr_len = 28, .gso_size = 1392 }, 20000, 0 },
-	{ { .gso_type = 5 | 0x80, .gso_size = 1392 }, 20000, -EBADMSG }, /* ECN is TCP's */
-	{ { .gso_type = 0x80 }, 60, -EBADMSG },
-	{ { .gso_type = 3, .gso_size = 1000 }, 20000, -EBADMSG }, /* UFO: never enabled */
-	{ { .gso_type = 1, .gso_size = 0 }, 20000, -EBADMSG },
-	{ { .gso_type = 1, .gso_size = 100, .hdr_len = 200 }, 150, -EBADMSG },
+	{{0}, 60, 0},
+	{{.flags = 1, .csum_start = 20, .csum_offset = 6}, 28, 0},
+	{{.flags = 1, .csum_start = 20, .csum_offset = 6}, 27, -EBADMSG}, /* past the end */
+	{{.flags = 1, .csum_start = 0xffff, .csum_offset = 0xffff}, 60000, -EBADMSG},
+	{{.flags = 2}, 60, 0},
+	{{.flags = 4}, 60, -EBADMSG}, /* RSC_INFO: not from a TUN */
+	{{.flags = 1,
+	  .gso_type = 1,
+	  .hdr_len = 54,
+	  .gso_size = 1448,
+	  .csum_start = 20,
+	  .csum_offset = 16},
+	 64000,
+	 0},
+	{{.gso_type = 4 | 0x80, .hdr_len = 74, .gso_size = 1428}, 64000, 0},
+	{{.gso_type = 5, .hdr_len = 28, .gso_size = 1392}, 20000, 0},
+	{{.gso_type = 5 | 0x80, .gso_size = 1392}, 20000, -EBADMSG}, /* ECN is TCP's */
+	{{.gso_type = 0x80}, 60, -EBADMSG},
+	{{.gso_type = 3, .gso_size = 1000}, 20000, -EBADMSG}, /* UFO: never enabled */
+	{{.gso_type = 1, .gso_size = 0}, 20000, -EBADMSG},
+	{{.gso_type = 1, .gso_size = 100, .hdr_len = 200}, 150, -EBADMSG},
 };
 
 Test(vnet_hdr, codec)
@@ -540,15 +549,20 @@ Test(vnet_hdr, codec)
 		wg_vnet_hdr_encode(&c->h, raw);
 		cr_assert_eq(wg_vnet_hdr_decode(&back, raw, c->pkt_len), c->want, "case %zu", i);
 		if (c->want == 0)
-			cr_assert_eq(memcmp(&back, &c->h, sizeof(back)), 0, "case %zu round trip", i);
+			cr_assert_eq(memcmp(&back, &c->h, sizeof(back)), 0, "case %zu round trip",
+				     i);
 	}
 }
 
 Test(vnet_hdr, little_endian_layout)
 {
-	struct wg_vnet_hdr h = { .flags = 1, .gso_type = 4, .hdr_len = 0x0102, .gso_size = 0x0304,
-				 .csum_start = 0x0506, .csum_offset = 0x0708 };
-	static const uint8_t want[WG_VNET_HDR_LEN] = { 1, 4, 2, 1, 4, 3, 6, 5, 8, 7 };
+	struct wg_vnet_hdr h = {.flags = 1,
+				.gso_type = 4,
+				.hdr_len = 0x0102,
+				.gso_size = 0x0304,
+				.csum_start = 0x0506,
+				.csum_offset = 0x0708};
+	static const uint8_t want[WG_VNET_HDR_LEN] = {1, 4, 2, 1, 4, 3, 6, 5, 8, 7};
 	uint8_t raw[WG_VNET_HDR_LEN];
 
 	wg_vnet_hdr_encode(&h, raw);

@@ -47,14 +47,14 @@ static bool wait_fd(int fd, short events);
 /* Where the tests send to, per family: a second local address and the usual one. */
 struct family_case {
 	enum wg_udp_family f;
-	const char *sticky; /* a local address that is not the default source */
-	const char *other;  /* the address the kernel would pick by itself */
+	const char *sticky;  /* a local address that is not the default source */
+	const char *other;   /* the address the kernel would pick by itself */
 	const char *foreign; /* not local: a stale sticky source */
 };
 
 static const struct family_case cases[] = {
-	{ WG_UDP_V4, "127.0.0.2", "127.0.0.1", "192.0.2.99" },
-	{ WG_UDP_V6, "fd00:77::2", "::1", "2001:db8::99" },
+	{WG_UDP_V4, "127.0.0.2", "127.0.0.1", "192.0.2.99"},
+	{WG_UDP_V6, "fd00:77::2", "::1", "2001:db8::99"},
 };
 
 /* Whether fd00:77::2 is routable yet (its local route is in place). */
@@ -73,7 +73,7 @@ static bool v6_address_ready(struct wg_nl *nl, const struct wg_nl_prefix *p)
 static void add_v6_address(void)
 {
 	struct wg_nl *nl;
-	struct wg_nl_prefix p = { .family = AF_INET6, .len = 128 };
+	struct wg_nl_prefix p = {.family = AF_INET6, .len = 128};
 	struct mnl_socket *ev = mnl_socket_open(NETLINK_ROUTE);
 	static uint8_t buf[8192];
 
@@ -108,14 +108,14 @@ static struct wg_endpoint endpoint(enum wg_udp_family f, const char *addr, uint1
 
 static void open_udp(struct wg_udp *u, uint16_t port, uint32_t sndbuf, bool gro)
 {
-	struct wg_udp_config cfg = { .port = port, .sndbuf_bytes = sndbuf, .gro = gro };
+	struct wg_udp_config cfg = {.port = port, .sndbuf_bytes = sndbuf, .gro = gro};
 
 	cr_assert_eq(wg_udp_open(u, &cfg), 0);
 }
 
 static bool wait_fd(int fd, short events)
 {
-	struct pollfd p = { .fd = fd, .events = events };
+	struct pollfd p = {.fd = fd, .events = events};
 
 	return poll(&p, 1, WAIT_MS) == 1;
 }
@@ -164,7 +164,7 @@ static bool remote_is(const struct wg_endpoint *ep, enum wg_udp_family f, const 
 Test(udp, bind_same_port_both_families)
 {
 	struct wg_udp a, b;
-	struct wg_udp_config cfg = { 0 };
+	struct wg_udp_config cfg = {0};
 	int v6only = 0;
 	socklen_t len = sizeof(v6only);
 
@@ -187,7 +187,7 @@ Test(udp, bind_same_port_both_families)
 Test(udp, fwmark)
 {
 	struct wg_udp u;
-	struct wg_udp_config cfg = { .fwmark = 51820 };
+	struct wg_udp_config cfg = {.fwmark = 51820};
 	int mark = 0, f;
 	socklen_t len = sizeof(mark);
 
@@ -229,8 +229,10 @@ static void exchange(const struct family_case *c)
 	cr_assert_eq(inet_pton(c->f == WG_UDP_V4 ? AF_INET : AF_INET6, c->other, &to_b.src6), 1);
 	for (i = 0; i < N; i++) {
 		fill(out[i], 100 + i * 37, i);
-		tx[i] = (struct wg_udp_tx){ .buf = out[i], .len = 100 + i * 37, .ep = &to_b,
-					    .tos = (uint8_t)(i % 4) }; /* every ECN codepoint */
+		tx[i] = (struct wg_udp_tx){.buf = out[i],
+					   .len = 100 + i * 37,
+					   .ep = &to_b,
+					   .tos = (uint8_t)(i % 4)}; /* every ECN codepoint */
 	}
 	cr_assert_eq(wg_udp_send(&a, tx, N, &res), WG_UDP_SENT_ALL);
 	cr_assert_eq(res.sent, N);
@@ -246,7 +248,7 @@ static void exchange(const struct family_case *c)
 		cr_assert_eq(rx[i].ep.src_ifindex, 1);
 	}
 	/* The reply leaves from the address A talked to, not the kernel's default. */
-	tx[0] = (struct wg_udp_tx){ .buf = out[0], .len = 64, .ep = &rx[0].ep };
+	tx[0] = (struct wg_udp_tx){.buf = out[0], .len = 64, .ep = &rx[0].ep};
 	cr_assert_eq(wg_udp_send(&b, tx, 1, &res), WG_UDP_SENT_ALL);
 	recv_n(&a, c->f, rx + 1, in + 1, 1);
 	cr_assert(remote_is(&rx[1].ep, c->f, c->sticky, b.port), "reply not from sticky source");
@@ -280,7 +282,7 @@ static void stale_source(const struct family_case *c)
 	ep = endpoint(c->f, c->other, b.port);
 	ep.has_src = true;
 	cr_assert_eq(inet_pton(c->f == WG_UDP_V4 ? AF_INET : AF_INET6, c->foreign, &ep.src6), 1);
-	tx = (struct wg_udp_tx){ .buf = out, .len = sizeof(out), .ep = &ep };
+	tx = (struct wg_udp_tx){.buf = out, .len = sizeof(out), .ep = &ep};
 	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL, "err %d", res.err);
 	cr_assert_not(ep.has_src, "the stale source is forgotten");
 	cr_assert_eq(a.stats.sticky_resets, 1);
@@ -323,7 +325,7 @@ static void backpressure(const struct family_case *c)
 	to_b = endpoint(c->f, c->other, b.port);
 	for (i = 0; i < N; i++) {
 		memcpy(out[i], &i, sizeof(i));
-		tx[i] = (struct wg_udp_tx){ .buf = out[i], .len = LEN, .ep = &to_b };
+		tx[i] = (struct wg_udp_tx){.buf = out[i], .len = LEN, .ep = &to_b};
 	}
 	while (sent < N) {
 		unsigned int n = N - sent < WG_UDP_BATCH_MAX ? N - sent : WG_UDP_BATCH_MAX;
@@ -365,16 +367,16 @@ Test(udp, refused_inputs)
 {
 	struct wg_udp a;
 	struct wg_endpoint good, none;
-	uint8_t buf[8] = { 0 };
+	uint8_t buf[8] = {0};
 	struct wg_udp_tx tx[3];
-	struct wg_udp_rx rx = { .buf = buf, .cap = sizeof(buf) };
+	struct wg_udp_rx rx = {.buf = buf, .cap = sizeof(buf)};
 	struct wg_udp_send_result res;
 
 	open_udp(&a, 0, 0, false);
 	good = endpoint(WG_UDP_V4, "127.0.0.1", a.port);
 	memset(&none, 0, sizeof(none));
-	tx[0] = (struct wg_udp_tx){ .buf = buf, .len = sizeof(buf), .ep = &good };
-	tx[1] = (struct wg_udp_tx){ .buf = buf, .len = sizeof(buf), .ep = &none };
+	tx[0] = (struct wg_udp_tx){.buf = buf, .len = sizeof(buf), .ep = &good};
+	tx[1] = (struct wg_udp_tx){.buf = buf, .len = sizeof(buf), .ep = &none};
 	tx[2] = tx[0];
 	cr_assert_eq(wg_udp_send(&a, tx, 3, &res), WG_UDP_SEND_FAILED);
 	cr_assert_eq(res.sent, 1, "the datagram before the bad one went out");
@@ -406,7 +408,7 @@ Test(udp, gso_and_gro)
 	struct wg_udp_rx rx[SEGS];
 	struct wg_udp_send_result res;
 	struct wg_endpoint to_b, to_g;
-	struct wg_udp_tx tx = { .buf = out, .len = sizeof(out), .gso_size = SEG };
+	struct wg_udp_tx tx = {.buf = out, .len = sizeof(out), .gso_size = SEG};
 	unsigned int i;
 
 	open_udp(&a, 0, 0, false);
