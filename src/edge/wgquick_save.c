@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * SaveConfig, as wg-quick's save_config: `wg showconf` (here: UAPI get=1 and the
+ * wg-quick writer of src/core/wgconf.h) with the [Interface] lines wg-quick adds:
+ * the interface's addresses now, DNS, MTU (the link's, when the file sets one), Table,
+ * SaveConfig, the hooks, and cakewg's Cake and CakeIngress. The file is replaced
+ * atomically (a private temporary file next to it, synced, then renamed).
+ *
+ * Differences from wg-quick: DNS lines come from the file (wg-quick asks
+ * `resolvconf -l`, which returns what up gave it, minus the search domains), and IPv6
+ * link-local addresses are left out (a TUN device gets one by itself; saving it would
+ * make the next up fail on a duplicate address).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/core/wgconf.h"
+#include "src/edge/wgquick_priv.h"
+
+static int copy_list(struct wg_devconf_strlist *to, const struct wg_devconf_strlist *from)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < from->n; i++)
+		ret = wg_devconf_strlist_add(to, from->v[i], strlen(from->v[i]));
+	return ret;
+}
+
+static int copy_string(char **to, const char *from)
+{
+	return from ? wg_devconf_set_string(to, from, strlen(from)) : 0;
+}
+
+/* `ip -brief address show dev IF`, without the automatic link-local ones. */
+static int add_addresses(struct wg_quick *q, struct wg_devconf *out)
+{
+	struct wg_nl_snapshot s = {0};
+	int ret = wg_netlink_snapshot(q->nl, &s);
+
+	for (size_t i = 0; !ret && i < s.n_addrs; i++) {
+		const struct wg_nl_addr_entry *a = &s.addrs[i];
+		struct wg_ipaddr_prefix p = {.addr.family = a->p.family, .cidr = a->p.len};
+
+		if (a->ifindex != q->ifindex ||
+		    (a->p.family == AF_INET6 && a->scope == RT_SCOPE_LINK))
+			continue;
+		memcpy(p.addr.bytes, a->p.addr.bytes, a->p.family == AF_INET ? 4 : 16);
+		ret = wg_devconf_add_address(out, &p);
+	}
+	wg_netlink_snapshot_free(&s);
+	return ret;
+}
+
+/* The wg-quick part of the running configuration, from the file and the link. */
+static int add_quick(struct wg_quick *q, struct wg_devconf *out)
+{
+	const struct wg_devconf *file = q->conf;
+	struct wg_nl_link link;
+	int ret = add_addresses(q, out);
+
+	for (size_t i = 0; !ret && i < file->n_dns; i++)
+		ret = wg_devconf_add_dns(out, &file->dns[i]);
+	ret = ret ?: copy_list(&out->dns_search, &file->dns_search);
+	if (!ret && file->mtu) {
+		ret = wg_netlink_link_get_index(q->nl, q->ifindex, &link);
+		if (!ret)
+			out->mtu = link.mtu;
+	}
+	out->table_mode = file->table_mode;
+	out->table_id = file->table_id;
+	out->save_config = true;
+	ret = ret ?: copy_list(&out->pre_up, &file->pre_up);
+	ret = ret ?: copy_list(&out->post_up, &file->post_up);
+	ret = ret ?: copy_list(&out->pre_down, &file->pre_down);
+	ret = ret ?: copy_list(&out->post_down, &file->post_down);
+	ret = ret ?: copy_string(&out->cake, file->cake);
+	ret = ret ?: copy_string(&out->cake_ingress, file->cake_ingress);
+	return ret;
+}
+
+/* A get=1 answer read as `wg showconf` writes it: complete allowed-IP lists, and no
+ * PersistentKeepalive line when it is off. */
+static void as_showconf(struct wg_devconf *live)
+{
+	for (size_t i = 0; i < live->n_peers; i++) {
+		struct wg_devconf_peer *peer = live->peers[i];
+
+		peer->flags |= WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
+		if (!peer->persistent_keepalive_secs)
+			peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
+	}
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int replace_file(struct wg_quick *q, const struct wg_devconf_buf *text)
+{
+	char tmp[PATH_MAX + 8];
+	int fd, ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", q->cfg.real_path) >= (int)sizeof(tmp))
+		return wg_quick_fail(q, -ENAMETOOLONG, "Could not write configuration file");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return wg_quick_fail(q, -errno, "Could not write configuration file: %s",
+				     strerror(errno));
+	ret = write_all(fd, text->data, text->len);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, q->cfg.real_path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return wg_quick_fail(q, ret, "Could not write configuration file: %s",
+				     strerror(-ret));
+	}
+	return 0;
+}
+
+int wg_quick_save_config(struct wg_quick *q)
+{
+	struct wg_devconf_buf text = {0};
+	int ret;
+
+	wg_quick_trace(q, "wg showconf %s", q->cfg.ifname);
+	as_showconf(q->live);
+	ret = add_quick(q, q->live);
+	if (ret)
+		return wg_quick_fail(q, ret, "cannot collect the configuration: %s",
+				     strerror(-ret));
+	ret = wg_wgconf_write(q->live, 0, &text);
+	if (ret)
+		wg_quick_fail(q, ret, "cannot write the configuration back: %s", strerror(-ret));
+	else
+		ret = replace_file(q, &text);
+	wg_devconf_buf_wipe(&text);
+	return ret;
+}

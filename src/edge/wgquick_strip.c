@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* `cakewg strip`: the line filter of wg-quick's parse_options, which builds WG_CONFIG. */
+#include <stdbool.h>
+#include <string.h>
+#include <strings.h>
+
+#include "src/edge/wgquick_priv.h"
+
+/* Keys wg(8) does not know: wg-quick's, and cakewg's CAKE strings. */
+static const char *const quick_keys[] = {
+	"Address", "MTU",      "DNS",	     "Table", "PreUp",	     "PreDown",
+	"PostUp",  "PostDown", "SaveConfig", "Cake",  "CakeIngress",
+};
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static bool same(const char *word, const char *s, size_t n)
+{
+	return strlen(word) == n && !strncasecmp(word, s, n);
+}
+
+/*
+ * As wg-quick: the key is the text before '#' and then before '=', trimmed; a key
+ * starting with '[' ends the section, "[Interface]" (any case) opens it.
+ */
+bool wg_quick_strip_line(const char *line, size_t len, bool *in_interface)
+{
+	const char *hash = memchr(line, '#', len);
+	size_t n = hash ? (size_t)(hash - line) : len;
+	const char *eq = memchr(line, '=', n);
+	const char *key = line;
+
+	if (eq)
+		n = (size_t)(eq - line);
+	while (n && blank(*key)) {
+		key++;
+		n--;
+	}
+	while (n && blank(key[n - 1]))
+		n--;
+	if (n && key[0] == '[')
+		*in_interface = false;
+	if (same("[Interface]", key, n))
+		*in_interface = true;
+	if (!*in_interface)
+		return true;
+	for (size_t i = 0; i < sizeof(quick_keys) / sizeof(quick_keys[0]); i++)
+		if (same(quick_keys[i], key, n))
+			return false;
+	return true;
+}
