@@ -267,7 +267,19 @@ Test(udp, batch_exchange_sticky_v6)
 	exchange(&cases[1]);
 }
 
-/* A source address that is no longer ours: cleared, counted, and the datagram still goes. */
+/* Sticky sources the kernel refuses: an address that is not ours, or a gone interface. */
+struct stale_case {
+	bool foreign; /* the family case's foreign address, else its usual one */
+	int ifindex;
+};
+
+static const struct stale_case stale_cases[] = {
+	{true, 0},    /* address removed, no interface pinned */
+	{true, 1},    /* address removed, interface still there */
+	{false, 999}, /* address fine, interface deleted */
+};
+
+/* Each stale source is cleared, counted, and the datagram still goes. */
 static void stale_source(const struct family_case *c)
 {
 	struct wg_udp a, b;
@@ -276,18 +288,26 @@ static void stale_source(const struct family_case *c)
 	struct wg_udp_send_result res;
 	struct wg_endpoint ep;
 	struct wg_udp_tx tx;
+	size_t i;
 
 	open_udp(&a, 0, 0, false);
 	open_udp(&b, 0, 0, false);
-	ep = endpoint(c->f, c->other, b.port);
-	ep.has_src = true;
-	cr_assert_eq(inet_pton(c->f == WG_UDP_V4 ? AF_INET : AF_INET6, c->foreign, &ep.src6), 1);
-	tx = (struct wg_udp_tx){.buf = out, .len = sizeof(out), .ep = &ep};
-	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL, "err %d", res.err);
-	cr_assert_not(ep.has_src, "the stale source is forgotten");
-	cr_assert_eq(a.stats.sticky_resets, 1);
-	recv_n(&b, c->f, &rx, in, 1);
-	cr_assert(remote_is(&rx.ep, c->f, c->other, a.port));
+	for (i = 0; i < WG_ARRAY_SIZE(stale_cases); i++) {
+		const char *src = stale_cases[i].foreign ? c->foreign : c->other;
+
+		ep = endpoint(c->f, c->other, b.port);
+		ep.has_src = true;
+		ep.src_ifindex = stale_cases[i].ifindex;
+		cr_assert_eq(inet_pton(c->f == WG_UDP_V4 ? AF_INET : AF_INET6, src, &ep.src6), 1);
+		tx = (struct wg_udp_tx){.buf = out, .len = sizeof(out), .ep = &ep};
+		cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL, "case %zu: err %d", i,
+			     res.err);
+		cr_assert_not(ep.has_src, "case %zu: the stale source is forgotten", i);
+		cr_assert_eq(ep.src_ifindex, 0);
+		cr_assert_eq(a.stats.sticky_resets, i + 1);
+		recv_n(&b, c->f, &rx, in, 1);
+		cr_assert(remote_is(&rx.ep, c->f, c->other, a.port), "case %zu", i);
+	}
 	wg_udp_close(&a);
 	wg_udp_close(&b);
 }
