@@ -337,7 +337,12 @@ static void check_wg_quick_rules(uint8_t family, uint32_t table)
 							   .suppress_prefixlen = -1}),
 		     1);
 	wg_netlink_snapshot_free(&s);
-	cr_assert_eq(wg_netlink_rule_del(nl, &not_mark), 0);
+	/* wg-quick's `ip rule delete table T` finds the inverted fwmark rule by table alone. */
+	cr_assert_eq(wg_netlink_rule_del(nl, &(struct wg_nl_rule_spec){.family = family,
+								       .table = table,
+								       .suppress_prefixlen = -1}),
+		     0);
+	cr_assert_eq(wg_netlink_rule_del(nl, &not_mark), -ENOENT);
 	cr_assert_eq(wg_netlink_rule_del(nl, &sup), 0);
 	cr_assert_eq(wg_netlink_rule_del(nl, &sup), -ENOENT);
 	snap(&s);

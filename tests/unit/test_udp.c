@@ -184,6 +184,25 @@ Test(udp, bind_same_port_both_families)
 	wg_udp_close(&b);
 }
 
+/* The send buffer is the configured byte limit; the receive buffer is large (as root). */
+Test(udp, buffer_sizes)
+{
+	struct wg_udp u;
+	int f, snd = 0, rcv = 0;
+	socklen_t len;
+
+	open_udp(&u, 0, 32768, false);
+	for (f = 0; f < WG_UDP_FAMILIES; f++) {
+		len = sizeof(snd);
+		cr_assert_eq(getsockopt(u.fd[f], SOL_SOCKET, SO_SNDBUF, &snd, &len), 0);
+		cr_assert_eq(snd, 32768);
+		len = sizeof(rcv);
+		cr_assert_eq(getsockopt(u.fd[f], SOL_SOCKET, SO_RCVBUF, &rcv, &len), 0);
+		cr_assert_geq(rcv, WG_UDP_RCVBUF_BYTES, "SO_RCVBUFFORCE past rmem_max");
+	}
+	wg_udp_close(&u);
+}
+
 Test(udp, fwmark)
 {
 	struct wg_udp u;
