@@ -208,7 +208,8 @@ int wg_netlink_events_fd(const struct wg_nl_events *ev);
 int wg_netlink_events_parse(const void *buf, size_t len,
 			    void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx);
 /*
- * Reads until the socket is empty and parses everything. Returns the number of events,
+ * Reads until the socket is empty (or a batch of datagrams was read: the fd then stays
+ * readable) and parses everything. Returns the number of events,
  * or -ENOBUFS when the kernel dropped events (the socket overflowed), or -EINVAL when a
  * malformed message arrived: in both cases the caller must re-check the links it cares
  * about, since a deletion may have been lost. Messages not sent by the kernel are ignored.

@@ -14,6 +14,13 @@
 
 #include "src/edge/netlink_priv.h"
 
+enum {
+	/* Datagrams read per call: the fd stays readable, so the loop comes back for more. */
+	EVENTS_DATAGRAMS_PER_READ = 64,
+	/* Room for bursts of link changes before the kernel drops events (ENOBUFS). */
+	EVENTS_RCVBUF_BYTES = 1 << 20,
+};
+
 struct wg_nl_events {
 	struct mnl_socket *sk;
 	union {
@@ -35,6 +42,11 @@ int wg_netlink_events_open(struct wg_nl_events **out)
 		free(ev);
 		return ret;
 	}
+	/* Best effort: past rmem_max as root, else whatever the kernel allows. */
+	if (setsockopt(mnl_socket_get_fd(ev->sk), SOL_SOCKET, SO_RCVBUFFORCE,
+		       &(int){EVENTS_RCVBUF_BYTES}, sizeof(int)) < 0)
+		(void)setsockopt(mnl_socket_get_fd(ev->sk), SOL_SOCKET, SO_RCVBUF,
+				 &(int){EVENTS_RCVBUF_BYTES}, sizeof(int));
 	if (mnl_socket_bind(ev->sk, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0) {
 		ret = -errno;
 		wg_netlink_events_close(ev);
@@ -126,9 +138,9 @@ static ssize_t recv_kernel(int fd, void *buf, size_t cap)
 int wg_netlink_events_read(struct wg_nl_events *ev,
 			   void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx)
 {
-	int fd = mnl_socket_get_fd(ev->sk), total = 0, ret = 0;
+	int fd = mnl_socket_get_fd(ev->sk), total = 0, ret = 0, i;
 
-	for (;;) {
+	for (i = 0; i < EVENTS_DATAGRAMS_PER_READ; i++) {
 		ssize_t n = recv_kernel(fd, ev->rx.buf, sizeof(ev->rx.buf));
 		int got;
 
