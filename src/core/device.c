@@ -86,7 +86,7 @@ int wg_device_init(struct wg_device *dev, const char *name, const struct wg_io_o
 	wg_allowedips_init(&dev->allowedips);
 	wg_pktpool_init(&dev->pool, dev->mtu, POOL_MAX_FREE);
 	wg_pktpool_init(&dev->pool_large, WG_PKT_LARGE_LEN, POOL_LARGE_MAX_FREE);
-	ret = wg_egress_init(&dev->egress, dev, now_ns);
+	ret = wg_egress_init(&dev->egress, dev, false, now_ns);
 	if (ret) {
 		wg_device_deinit(dev);
 		return ret;
@@ -130,6 +130,11 @@ void wg_device_deinit(struct wg_device *dev)
 			wg_peer_put(peer);
 	}
 	wg_egress_deinit(&dev->egress);
+	if (dev->ingress) {
+		wg_egress_deinit(dev->ingress);
+		free(dev->ingress);
+		dev->ingress = NULL;
+	}
 	wg_allowedips_deinit(&dev->allowedips);
 	wg_pubkey_table_deinit(&dev->peers_by_key);
 	wg_index_table_deinit(&dev->index);
@@ -202,4 +207,36 @@ struct wg_peer *wg_device_add_peer(struct wg_device *dev, const uint8_t pub[NOIS
 struct wg_peer *wg_device_find_peer(struct wg_device *dev, const uint8_t pub[NOISE_PUBLIC_KEY_LEN])
 {
 	return wg_pubkey_table_lookup(&dev->peers_by_key, pub);
+}
+
+int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options, char *err,
+		       size_t err_len, uint64_t now_ns)
+{
+	struct wg_egress *eg = &dev->egress;
+	int ret;
+
+	if (ingress) {
+		if (!strcmp(options, "none")) {
+			if (dev->ingress) {
+				wg_egress_deinit(dev->ingress);
+				free(dev->ingress);
+				dev->ingress = NULL;
+			}
+			return 0;
+		}
+		if (!dev->ingress) {
+			dev->ingress = calloc(1, sizeof(*dev->ingress));
+			if (!dev->ingress || wg_egress_init(dev->ingress, dev, true, now_ns)) {
+				free(dev->ingress);
+				dev->ingress = NULL;
+				snprintf(err, err_len, "out of memory");
+				return -ENOMEM;
+			}
+		}
+		eg = dev->ingress;
+	}
+	ret = wg_egress_configure(eg, options, err, err_len, now_ns);
+	if (!ret)
+		wg_device_log(dev, WG_LOG_INFO, "CAKE %s: %s", ingress ? "ingress" : "egress", options);
+	return ret;
 }

@@ -104,6 +104,7 @@ struct wg_device {
 	struct wg_pktpool pool;	      /* MTU-sized buffers */
 	struct wg_pktpool pool_large; /* 64 KiB super-packets */
 	struct wg_egress egress;
+	struct wg_egress *ingress;    /* CakeIngress: between decryption and TUN, or NULL */
 	struct wg_pkt *tx_held;	      /* encrypted, refused by the underlay: goes first */
 
 	/* Handshake load: messages seen in the current one-second window. */
@@ -144,6 +145,18 @@ void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
  * packets remain (then *next_ns, if not 0, is when the queue can send next; 0 means "when
  * the underlay is writable"). */
 bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_ns);
+
+/* With ingress shaping: hands the packets CAKE lets go now to ops->tun_write. Returns
+ * when the next one may go (UINT64_MAX: none queued). */
+uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns);
+
+/* Applies tc-cake options to the egress instance, or to the ingress one (created on first
+ * use; "none" removes it). 0, or -EINVAL with a one-line reason in err. */
+int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options, char *err,
+		       size_t err_len, uint64_t now_ns);
+
+/* cakewg's UAPI extension reply (cakewg_get=1), without the final errno line. */
+int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *out);
 
 /* Ingress: takes a received UDP payload (at wg_pkt_msg(pkt), pkt->msg_len) whose source is
  * pkt->src. */

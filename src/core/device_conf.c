@@ -117,6 +117,19 @@ int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64
 		dev->listen_port = conf->listen_port;
 	if (conf->flags & WG_DEVCONF_HAS_FWMARK)
 		dev->fwmark = conf->fwmark;
+	if (conf->cake || conf->cake_ingress) {
+		char err[160];
+
+		ret = conf->cake ? wg_device_set_cake(dev, false, conf->cake, err, sizeof(err), now_ns)
+				 : 0;
+		if (!ret && conf->cake_ingress)
+			ret = wg_device_set_cake(dev, true, conf->cake_ingress, err, sizeof(err),
+						 now_ns);
+		if (ret) {
+			wg_device_log(dev, WG_LOG_ERROR, "%s", err);
+			return ret;
+		}
+	}
 	if (conf->flags & WG_DEVCONF_REPLACE_PEERS)
 		while (dev->peers_head)
 			wg_device_remove_peer(dev, dev->peers_head);

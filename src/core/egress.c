@@ -8,7 +8,6 @@
 #include "crypto/ct.h"
 #include "qdisc/ackfilter.h"
 #include "qdisc/cake_parse.h"
-#include "qdisc/csum.h"
 #include "qdisc/ecn.h"
 #include "qdisc/flowkey.h"
 #include "src/core/device.h"
@@ -45,24 +44,12 @@ static void op_set_ce(void *ctx, struct cake_pkt *cp)
 	}
 }
 
-/* wash: clear the inner DSCP (ECN stays), fixing the IPv4 header checksum. */
+/* wash: clear the inner DSCP after tin selection (ECN stays; checksum fixed). */
 static void op_wash(void *ctx, struct cake_pkt *cp)
 {
-	uint8_t *ip = cp->data;
-
 	(void)ctx;
-	cp->dscp = 0;
-	if (cp->len >= IPV4_HDR_LEN && (ip[0] >> 4) == 4) {
-		uint16_t old = cake_get_be16(ip);
-		uint16_t new = (uint16_t)(old & 0xff03);
-
-		cake_put_be16(ip, new);
-		cake_put_be16(ip + 10, cake_csum_update16(cake_get_be16(ip + 10), old, new));
-	} else if (cp->len >= IPV6_HDR_LEN && (ip[0] >> 4) == 6) {
-		/* traffic class spans bytes 0-1: version(4) tc(8) flow label(20) */
-		ip[0] &= 0xf0;
-		ip[1] &= 0x3f;
-	}
+	if (cake_ecn_set_dscp(cp->data, cp->len, 0))
+		cp->dscp = 0;
 }
 
 static struct cake_pkt *op_ack_filter(void *ctx, struct cake_pkt *head, const struct cake_pkt *cp,
@@ -81,7 +68,7 @@ static const struct cake_ops egress_ops = {
 	.ack_filter = op_ack_filter,
 };
 
-int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, uint64_t now_ns)
+int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns)
 {
 	struct cake_params params = {
 		.ops = &egress_ops,
@@ -92,6 +79,7 @@ int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, uint64_t now_ns)
 
 	memset(eg, 0, sizeof(*eg));
 	eg->dev = dev;
+	eg->ingress = ingress;
 	wg_rng_fill(&dev->rng, &eg->hash_key, sizeof(eg->hash_key));
 	wg_rng_fill(&dev->rng, &params.seed, sizeof(params.seed));
 	cake_options_defaults(&eg->opts);
@@ -160,7 +148,11 @@ void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns
 		cp->src_hash = peer->host_hash;
 		cp->dst_hash = peer->host_hash;
 	}
-	cp->wire_len = wire_len(peer, cp->len, eg->dev->mtu);
+	if (eg->ingress)
+		cp->wire_len = pkt->msg_len + UDP_HDR_LEN +
+			       (pkt->src.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN : IPV4_HDR_LEN);
+	else
+		cp->wire_len = wire_len(peer, cp->len, eg->dev->mtu);
 	wg_peer_get(peer);
 	eg->stats.enqueued++;
 	(void)cake_enqueue(eg->q, cp, now_ns);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The device's egress queue: one CAKE instance shared by every peer, between
+ * A CAKE instance of the device. The egress one is shared by every peer, between
  * classification (on the inner, plaintext packet) and encryption, so that nonces are
  * assigned in dequeue order. Packets are classified once, by their inner headers: the
  * flow hash, the host hashes (or the peer, with peer-isolate), the tin from the inner
  * DSCP. The shaper sees the real encapsulated size: the padded inner length plus the
  * WireGuard header and tag, UDP and the outer IP header of the peer's endpoint.
+ * The optional ingress instance (CakeIngress) sits between decryption and the TUN write
+ * and counts the datagram as it arrived.
  */
 #ifndef CAKEWG_SRC_CORE_EGRESS_H
 #define CAKEWG_SRC_CORE_EGRESS_H
@@ -28,13 +30,14 @@ struct wg_egress_stats {
 
 struct wg_egress {
 	struct wg_device *dev;
+	bool ingress;			/* shapes decrypted packets on their way to TUN */
 	struct cake *q;
 	struct cake_options opts;	/* in force, as parsed; peer_isolation applies here */
 	struct cake_siphash_key hash_key; /* flow and host hashes: secret */
 	struct wg_egress_stats stats;
 };
 
-int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, uint64_t now_ns);
+int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns);
 /* Hands every queued packet back to the device's pools. */
 void wg_egress_deinit(struct wg_egress *eg);
 /* Applies tc-cake options (tc `change` semantics: only what the string names changes).

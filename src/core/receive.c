@@ -227,8 +227,27 @@ static bool deliver(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 		return false;
 	}
 	pkt->peer = peer;
-	dev->ops.tun_write(dev->ops.ctx, pkt);
+	if (dev->ingress)
+		wg_egress_enqueue(dev->ingress, pkt, dev->now_ns);
+	else
+		dev->ops.tun_write(dev->ops.ctx, pkt);
 	return true;
+}
+
+uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns)
+{
+	uint64_t next = UINT64_MAX;
+	struct wg_pkt *pkt;
+
+	if (!dev->ingress)
+		return UINT64_MAX;
+	while ((pkt = wg_egress_dequeue(dev->ingress, now_ns, &next))) {
+		struct wg_peer *peer = pkt->peer;
+
+		dev->ops.tun_write(dev->ops.ctx, pkt);
+		wg_peer_put(peer);
+	}
+	return next;
 }
 
 static bool rx_data(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)

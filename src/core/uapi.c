@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "qdisc/cake_parse.h"
 #include "src/core/encoding.h"
 #include "src/core/ipaddr.h"
 
@@ -163,11 +165,43 @@ static int parse_protocol_version(struct wg_uapi_set *s, const char *v, size_t n
 	return 0;
 }
 
+/* cakewg extension: `cake=` and `cake_ingress=` carry a tc-cake option string, checked
+ * here so that a bad word fails the whole request before anything is applied. */
+static int parse_cake_string(struct wg_uapi_set *s, char **slot, const char *v, size_t n)
+{
+	struct cake_options opts;
+	struct cake_parse_err err;
+	char *copy = NULL;
+
+	if (wg_devconf_set_string(&copy, v, n))
+		return set_fail(s, -ENOMEM, "out of memory");
+	memset(&opts, 0, sizeof(opts));
+	if (cake_options_parse(copy, &opts, &err)) {
+		free(copy);
+		return set_fail(s, -EINVAL, "%s", err.msg);
+	}
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+static int parse_cake(struct wg_uapi_set *s, const char *v, size_t n)
+{
+	return parse_cake_string(s, &s->conf->cake, v, n);
+}
+
+static int parse_cake_ingress(struct wg_uapi_set *s, const char *v, size_t n)
+{
+	return parse_cake_string(s, &s->conf->cake_ingress, v, n);
+}
+
 static const struct set_key device_keys[] = {
 	{"private_key", parse_private_key},
 	{"listen_port", parse_listen_port},
 	{"fwmark", parse_fwmark},
 	{"replace_peers", parse_replace_peers},
+	{"cake", parse_cake},
+	{"cake_ingress", parse_cake_ingress},
 };
 
 static const struct set_key peer_keys[] = {
@@ -348,10 +382,11 @@ static enum wg_uapi_event close_with(struct wg_uapi_reader *r, int err, const ch
 	return WG_UAPI_CLOSE;
 }
 
-/* The request's first line: only "get=1" and "set=1" exist. */
+/* The request's first line: "get=1" and "set=1", and cakewg's "cakewg_get=1". */
 static enum wg_uapi_event op_line(struct wg_uapi_reader *r, const char *line, size_t n)
 {
-	if (is("get=1", line, n)) {
+	if (is("get=1", line, n) || is("cakewg_get=1", line, n)) {
+		r->ext_get = line[0] == 'c';
 		r->state = WG_UAPI_READ_GET_END;
 		return WG_UAPI_NEED_MORE;
 	}
@@ -385,7 +420,7 @@ static enum wg_uapi_event handle_line(struct wg_uapi_reader *r, const char *line
 		if (n)
 			return close_with(r, -EINVAL, "trailing character in UAPI get");
 		r->state = WG_UAPI_READ_OP;
-		return WG_UAPI_GET;
+		return r->ext_get ? WG_UAPI_EXT_GET : WG_UAPI_GET;
 	case WG_UAPI_READ_SET:
 		if (!n)
 			return set_done(r);

@@ -72,6 +72,7 @@ enum wg_uapi_event {
 	WG_UAPI_SET,	   /* a complete, valid `set=1`: wg_uapi_reader_take(), apply, reply */
 	WG_UAPI_FAILED,	   /* a complete but invalid request: reply wg_uapi_reader_error() */
 	WG_UAPI_CLOSE,	   /* close the connection, after replying the error if non-zero */
+	WG_UAPI_EXT_GET,   /* cakewg's `cakewg_get=1`: CAKE options, statistics, counters */
 };
 
 enum wg_uapi_reader_state {
@@ -90,6 +91,7 @@ struct wg_uapi_reader {
 	size_t request_bytes;
 	size_t line_len;
 	int err;
+	bool ext_get; /* the pending get is cakewg's extension */
 	char line[WG_UAPI_LINE_MAX_BYTES];
 };
 

@@ -200,6 +200,12 @@ static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 			next = UINT64_MAX;
 		}
 	}
+	{
+		uint64_t rx_next = wg_device_rx_flush(&d->dev, d->now_ns);
+
+		if (rx_next < next)
+			next = rx_next;
+	}
 	arm_timer(d, &d->tx_w, next);
 	arm_timer(d, &d->timers_w, wg_device_next_deadline(&d->dev));
 }
@@ -270,6 +276,22 @@ static int uapi_set(void *ctx, const struct wg_devconf *conf)
 	ret = wg_device_apply(&d->dev, conf, d->now_ns);
 	d->dev.listen_port = d->udp.port;
 	return ret;
+}
+
+static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
+{
+	struct daemon *d = ctx;
+	int ret = wg_device_ext_get_write(&d->dev, out);
+
+	wg_devconf_buf_printf(out,
+			      "backpressure_stalls=%llu\nunderlay_sent=%llu\nunderlay_send_errors=%llu\n"
+			      "underlay_received=%llu\nunderlay_truncated=%llu\ntun_write_errors=%llu\n",
+			      (unsigned long long)d->udp.stats.blocked,
+			      (unsigned long long)d->udp.stats.sent,
+			      (unsigned long long)d->udp.stats.send_errors,
+			      (unsigned long long)d->udp.stats.received,
+			      (unsigned long long)d->udp.stats.truncated, d->tun_write_errors);
+	return ret ? ret : out->failed ? -ENOMEM : 0;
 }
 
 /* --- setup and teardown --- */
@@ -371,7 +393,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 		.tun_write = op_tun_write,
 		.log = wg_log_device_op,
 	};
-	struct wg_uapi_handlers handlers = { .get = uapi_get, .set = uapi_set };
+	struct wg_uapi_handlers handlers = { .get = uapi_get, .set = uapi_set, .ext_get = uapi_ext_get };
 	struct wg_rng rng = { .fill = rng_fill };
 	struct daemon *d = calloc(1, sizeof(*d));
 	int ret;

@@ -17,13 +17,15 @@
 int wg_log_init(const char *ifname, bool use_syslog);
 void wg_log_set_level(enum wg_log_level max);
 bool wg_log_enabled(enum wg_log_level level);
-void wg_log_vprintf(enum wg_log_level level, const char *fmt, va_list ap);
+void wg_log_vprintf(enum wg_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void wg_log(enum wg_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define wg_log_err(...) wg_log(WG_LOG_ERROR, __VA_ARGS__)
 #define wg_log_info(...) wg_log(WG_LOG_INFO, __VA_ARGS__)
 #define wg_log_debug(...) wg_log(WG_LOG_DEBUG, __VA_ARGS__)
 
 /* The device's log op: forwards to wg_log_vprintf. */
-void wg_log_device_op(void *ctx, enum wg_log_level level, const char *fmt, va_list ap);
+void wg_log_device_op(void *ctx, enum wg_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 #endif

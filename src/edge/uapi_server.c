@@ -91,6 +91,15 @@ static void reply_get(struct conn *c)
 	}
 }
 
+static void reply_ext_get(struct conn *c)
+{
+	int ret = c->srv->handlers.ext_get(c->srv->handlers.ctx, &c->out);
+
+	if (ret)
+		wg_devconf_buf_wipe(&c->out);
+	wg_uapi_errno_write(&c->out, ret);
+}
+
 static void reply_set(struct conn *c)
 {
 	struct wg_devconf *conf = wg_uapi_reader_take(&c->reader);
@@ -116,6 +125,10 @@ static void handle(struct conn *c, enum wg_uapi_event ev)
 	case WG_UAPI_SET:
 		srv->requests++;
 		reply_set(c);
+		break;
+	case WG_UAPI_EXT_GET:
+		srv->requests++;
+		reply_ext_get(c);
 		break;
 	case WG_UAPI_FAILED:
 		srv->errors++;

@@ -22,6 +22,8 @@ struct wg_uapi_handlers {
 	struct wg_devconf *(*get)(void *ctx);
 	/* Applies a parsed `set`; returns 0 or a negative errno for the reply. */
 	int (*set)(void *ctx, const struct wg_devconf *conf);
+	/* cakewg's extension `cakewg_get=1`: appends its key=value lines; 0 or -errno. */
+	int (*ext_get)(void *ctx, struct wg_devconf_buf *out);
 };
 
 struct conn;

@@ -233,6 +233,15 @@ int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n)
 			u->stats.truncated++;
 		}
 		parse_cmsgs(&msgs[i].msg_hdr, pkt);
+		/* A packet arrived at an address we had given up on: it is back. */
+		if (pkt->src.has_src && u->has_bad_src4 &&
+		    pkt->src.remote.addr.sa_family == AF_INET &&
+		    pkt->src.src4.s_addr == u->bad_src4.s_addr)
+			u->has_bad_src4 = false;
+		if (pkt->src.has_src && u->has_bad_src6 &&
+		    pkt->src.remote.addr.sa_family == AF_INET6 &&
+		    !memcmp(&pkt->src.src6, &u->bad_src6, sizeof(u->bad_src6)))
+			u->has_bad_src6 = false;
 	}
 	u->stats.received += (uint64_t)got;
 	return got;
@@ -288,6 +297,68 @@ static socklen_t name_len(const union wg_ipaddr_sockaddr *sa)
 	return sa->addr.sa_family == AF_INET6 ? sizeof(sa->addr6) : sizeof(sa->addr4);
 }
 
+/* What the kernel answers when a datagram names a local source address that is gone:
+ * EINVAL or EADDRNOTAVAIL, or ENETUNREACH from the route lookup with that source. */
+static bool stale_source_errno(int err)
+{
+	return err == EINVAL || err == EADDRNOTAVAIL || err == ENETUNREACH;
+}
+
+/*
+ * After such an error: if the datagram names a local source (IP_PKTINFO), that address is gone
+ * (the host roamed). Remember it as bad so later packets leave it out too, drop the
+ * control message from this one and return true to retry. The peer's next authenticated
+ * packet teaches the device the new local address.
+ */
+static bool strip_source(struct wg_underlay *u, struct msghdr *mh)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
+			struct in_pktinfo pi;
+
+			memcpy(&pi, CMSG_DATA(c), sizeof(pi));
+			u->bad_src4 = pi.ipi_spec_dst;
+			u->has_bad_src4 = true;
+			break;
+		}
+		if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO) {
+			struct in6_pktinfo pi;
+
+			memcpy(&pi, CMSG_DATA(c), sizeof(pi));
+			u->bad_src6 = pi.ipi6_addr;
+			u->has_bad_src6 = true;
+			break;
+		}
+	}
+	if (!c)
+		return false;
+	mh->msg_control = NULL;
+	mh->msg_controllen = 0;
+	u->stats.sticky_resets++;
+	return true;
+}
+
+/* The endpoint to send to, without a local source the kernel refused before. */
+static const struct wg_endpoint *usable(const struct wg_underlay *u, const struct wg_endpoint *ep,
+					struct wg_endpoint *tmp)
+{
+	bool bad;
+
+	if (!ep->has_src)
+		return ep;
+	if (ep->remote.addr.sa_family == AF_INET)
+		bad = u->has_bad_src4 && ep->src4.s_addr == u->bad_src4.s_addr;
+	else
+		bad = u->has_bad_src6 && !memcmp(&ep->src6, &u->bad_src6, sizeof(ep->src6));
+	if (!bad)
+		return ep;
+	*tmp = *ep;
+	tmp->has_src = false;
+	return tmp;
+}
+
 /* Sends batch b on fd; the sent packets go back to the pool. */
 static int flush_batch(struct wg_underlay *u, struct wg_underlay_batch *b, int fd)
 {
@@ -304,8 +375,10 @@ static int flush_batch(struct wg_underlay *u, struct wg_underlay_batch *b, int f
 				u->blocked_fd = fd;
 				break;
 			}
-			/* A stale sticky source (EINVAL) or an unreachable peer: this one packet
-			 * cannot go; drop it, counted, and keep the batch moving. */
+			if (stale_source_errno(errno) && strip_source(u, &b->msgs[done].msg_hdr))
+				continue; /* the sticky source is gone: retry without it */
+			/* An unreachable peer or a refused packet: this one cannot go; drop it,
+			 * counted, and keep the batch moving. */
 			u->stats.send_errors++;
 			n = 1;
 		} else {
@@ -344,6 +417,7 @@ int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struc
 	bool v6 = ep->remote.addr.sa_family == AF_INET6;
 	struct wg_underlay_batch *b = v6 ? &u->batch6 : &u->batch4;
 	int fd = v6 ? u->fd6 : u->fd4;
+	struct wg_endpoint tmp;
 	struct msghdr *mh;
 	unsigned int i;
 
@@ -366,7 +440,7 @@ int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struc
 	mh->msg_iov = &b->iov[i];
 	mh->msg_iovlen = 1;
 	mh->msg_control = b->cmsg[i];
-	mh->msg_controllen = put_cmsgs(b->cmsg[i], ep, cake_ecn_encap(pkt->cp.ecn));
+	mh->msg_controllen = put_cmsgs(b->cmsg[i], usable(u, ep, &tmp), cake_ecn_encap(pkt->cp.ecn));
 	return 0;
 }
 
@@ -387,10 +461,13 @@ void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, c
 	};
 	uint8_t tos = msg[0] == MESSAGE_DATA ? 0 : HANDSHAKE_TOS;
 
+	struct wg_endpoint tmp;
+
 	if (fd < 0 || !wg_endpoint_is_set(ep))
 		return;
+	ep = usable(u, ep, &tmp);
 	mh.msg_controllen = put_cmsgs(cmsg, ep, tos);
-	if (sendmsg(fd, &mh, MSG_DONTWAIT) < 0 && errno == EINVAL && ep->has_src) {
+	if (sendmsg(fd, &mh, MSG_DONTWAIT) < 0 && stale_source_errno(errno) && ep->has_src) {
 		/* The sticky source is gone (address removed): let the kernel choose. */
 		struct wg_endpoint plain = *ep;
 

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "src/core/device.h"
@@ -44,6 +45,10 @@ struct wg_underlay {
 	void (*rebound)(void *ctx);
 	void *rebound_ctx;
 	int blocked_fd; /* the socket that answered EAGAIN */
+	/* A local source address the kernel refused (EINVAL: it is gone); left out since. */
+	struct in_addr bad_src4;
+	struct in6_addr bad_src6;
+	bool has_bad_src4, has_bad_src6;
 	struct wg_underlay_batch batch4, batch6;
 	struct wg_underlay_stats stats;
 };

@@ -329,7 +329,7 @@ Test(uapi, errno_reply)
 	wg_devconf_buf_wipe(&out);
 }
 
-/* Feeds all of s; returns the events seen, one letter each (G S F C). */
+/* Feeds all of s; returns the events seen, one letter each (G S F C; X: cakewg_get). */
 static void feed_all(struct wg_uapi_reader *r, const char *s, size_t len, char *events)
 {
 	size_t pos = 0, n = 0;
@@ -344,7 +344,7 @@ static void feed_all(struct wg_uapi_reader *r, const char *s, size_t len, char *
 			cr_assert_eq(pos, len);
 			break;
 		}
-		events[n++] = "?GSFC"[ev];
+		events[n++] = "?GSFCX"[ev];
 		if (ev == WG_UAPI_SET)
 			wg_devconf_free(wg_uapi_reader_take(r));
 		if (ev == WG_UAPI_CLOSE)
@@ -534,5 +534,38 @@ Test(reader, eof)
 	cr_assert_eq(wg_uapi_reader_feed(&r, "set=1\n\nset=1\n\n", 14, &used), WG_UAPI_SET);
 	cr_assert_eq(used, 7);
 	cr_assert_eq(wg_uapi_reader_feed(&r, "set=1\n\n", 7, &used), WG_UAPI_SET);
+	wg_uapi_reader_deinit(&r);
+}
+
+/* cakewg's extensions: `cake=`/`cake_ingress=` carry tc-cake options, checked at parse
+ * time so a bad word refuses the whole request; `cakewg_get=1` is its own request. */
+Test(uapi, cake_extension_keys)
+{
+	struct wg_devconf *c = set_ok("cake=bandwidth 50mbit diffserv4 ack-filter\n"
+				      "cake_ingress=bandwidth 100mbit ingress\nlisten_port=7\n");
+	struct wg_devconf *bad = NULL;
+
+	cr_assert_str_eq(c->cake, "bandwidth 50mbit diffserv4 ack-filter");
+	cr_assert_str_eq(c->cake_ingress, "bandwidth 100mbit ingress");
+	cr_assert_eq(c->listen_port, 7);
+	wg_devconf_free(c);
+	cr_assert_eq(wg_uapi_set_parse("listen_port=7\ncake=bandwidth 50mbitz\n",
+				       strlen("listen_port=7\ncake=bandwidth 50mbitz\n"), &bad),
+		     -EINVAL);
+	cr_assert_null(bad);
+	cr_assert_eq(wg_uapi_set_parse("cake_ingress=wobble\n", strlen("cake_ingress=wobble\n"),
+				       &bad),
+		     -EINVAL);
+}
+
+Test(reader, cakewg_get_extension)
+{
+	static const char in[] = "cakewg_get=1\n\nget=1\n\ncakewg_get=1\nx\n";
+	struct wg_uapi_reader r;
+	char ev[16];
+
+	wg_uapi_reader_init(&r, 0);
+	feed_all(&r, in, sizeof(in) - 1, ev);
+	cr_assert_str_eq(ev, "XGC");
 	wg_uapi_reader_deinit(&r);
 }
