@@ -66,16 +66,41 @@ static void invalid_field(const char *field, const struct show_opts *o)
 	usage(o);
 }
 
-static int show_all(const char *field, const struct show_opts *o)
+/*
+ * The interfaces with a live daemon, sorted, NUL-separated (*names, free()). wg skips
+ * sockets nobody listens on. Returns 0 or 1 after printing why not.
+ */
+static int list_live(char **names, size_t *n)
 {
-	char *names, *name;
-	size_t n;
-	int ret = wg_uapi_client_list(&names, &n);
+	size_t kept = 0, len;
+	char *in, *out;
+	int ret = wg_uapi_client_list(names, n);
 
 	if (ret) {
 		fprintf(stderr, "Unable to list interfaces: %s\n", strerror(-ret));
 		return 1;
 	}
+	in = out = *names;
+	for (size_t i = 0; i < *n; i++, in += len + 1) {
+		len = strlen(in);
+		if (!show_device_alive(in))
+			continue;
+		memmove(out, in, len + 1);
+		out += len + 1;
+		kept++;
+	}
+	*n = kept;
+	return 0;
+}
+
+static int show_all(const char *field, const struct show_opts *o)
+{
+	char *names, *name;
+	size_t n;
+	int ret;
+
+	if (list_live(&names, &n))
+		return 1;
 	ret = n ? 1 : 0; /* as wg: success once any interface was shown */
 	if (o->json)
 		printf("[");
@@ -113,12 +138,9 @@ static int show_interfaces(const struct show_opts *o)
 {
 	char *names, *name;
 	size_t n;
-	int ret = wg_uapi_client_list(&names, &n);
 
-	if (ret) {
-		fprintf(stderr, "Unable to list interfaces: %s\n", strerror(-ret));
+	if (list_live(&names, &n))
 		return 1;
-	}
 	if (o->json)
 		printf("[");
 	name = names;

@@ -8,10 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "crypto/ct.h"
 #include "crypto/x25519.h"
 #include "src/edge/uapi_client.h"
+#include "src/edge/uapi_server.h"
 
 static const char get_request[] = "get=1\n\n";
 static const char cake_request[] = "cakewg_get=1\n\n";
@@ -68,6 +72,23 @@ int show_device_get(struct show_device *dev, const char *ifname, enum show_cake_
 	if (cake == SHOW_WITH_CAKE)
 		get_cake(dev);
 	return 0;
+}
+
+bool show_device_alive(const char *ifname)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	bool alive;
+	int fd;
+
+	if (strchr(ifname, '/') || wg_uapi_socket_path(sun.sun_path, sizeof(sun.sun_path), ifname))
+		return false;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return true; /* cannot tell: let the request report it */
+	/* A socket whose daemon is gone refuses; wg also unlinks it, cakewg leaves it. */
+	alive = !connect(fd, (struct sockaddr *)&sun, sizeof(sun)) || errno != ECONNREFUSED;
+	close(fd);
+	return alive;
 }
 
 void show_device_free(struct show_device *dev)

@@ -37,6 +37,9 @@ enum show_cake_request {
  */
 int show_device_get(struct show_device *dev, const char *ifname, enum show_cake_request cake);
 
+/* Whether a daemon accepts connections on ifname's socket; wg lists only those. */
+bool show_device_alive(const char *ifname);
+
 /* Frees and wipes everything dev holds. */
 void show_device_free(struct show_device *dev);
 
