@@ -286,6 +286,20 @@ Test(netlink, route_add_del_tables)
 		cr_assert_not(wg_netlink_snapshot_has_route(&s, &r), "%s", route_cases[i].dst);
 	}
 	wg_netlink_snapshot_free(&s);
+	{
+		/* An explicit protocol is kept, and delete matches on it when given. */
+		struct wg_nl_route_spec r = {
+			.dst = pfx("10.40.0.0/16"), .ifindex = ifindex, .protocol = RTPROT_STATIC};
+
+		cr_assert_eq(wg_netlink_route_add(nl, &r), 0);
+		snap(&s);
+		cr_assert(wg_netlink_snapshot_has_route(&s, &r));
+		wg_netlink_snapshot_free(&s);
+		r.protocol = RTPROT_BOOT;
+		cr_assert_eq(wg_netlink_route_del(nl, &r), -ESRCH);
+		r.protocol = 0;
+		cr_assert_eq(wg_netlink_route_del(nl, &r), 0);
+	}
 	for (i = 0; i < WG_ARRAY_SIZE(route_cases); i++) {
 		struct wg_nl_route_spec r = route_of(&route_cases[i], ifindex);
 
