@@ -51,7 +51,7 @@ struct wg_udp_config {
 	uint32_t fwmark;       /* SO_MARK; 0: none */
 	uint32_t rcvbuf_bytes; /* 0: WG_UDP_RCVBUF_BYTES */
 	uint32_t sndbuf_bytes; /* 0: WG_UDP_SNDBUF_BYTES */
-	bool gro;	       /* ask for UDP_GRO (coalesced receive) */
+	bool gro;	       /* ask for UDP_GRO: receive buffers must then hold 64 KiB */
 };
 
 /* One datagram to receive into. */
