@@ -121,13 +121,15 @@ void wg_device_deinit(struct wg_device *dev)
 {
 	while (dev->peers_head)
 		wg_device_remove_peer(dev, dev->peers_head);
-	if (dev->tx_held) {
-		struct wg_peer *peer = dev->tx_held->peer;
+	{
+		struct wg_pkt *p;
 
-		wg_device_pkt_put(dev, dev->tx_held);
-		dev->tx_held = NULL;
-		if (peer)
+		while ((p = wg_pkt_list_pop(&dev->tx_held))) {
+			struct wg_peer *peer = p->peer;
+
+			wg_device_pkt_put(dev, p);
 			wg_peer_put(peer);
+		}
 	}
 	wg_egress_deinit(&dev->egress);
 	if (dev->ingress) {

@@ -105,7 +105,7 @@ struct wg_device {
 	struct wg_pktpool pool_large; /* 64 KiB super-packets */
 	struct wg_egress egress;
 	struct wg_egress *ingress;    /* CakeIngress: between decryption and TUN, or NULL */
-	struct wg_pkt *tx_held;	      /* encrypted, refused by the underlay: goes first */
+	struct wg_pkt_list tx_held;   /* encrypted, refused by the underlay: goes first */
 
 	/* Handshake load: messages seen in the current one-second window. */
 	uint64_t hs_window_start_ns;

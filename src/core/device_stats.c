@@ -49,7 +49,7 @@ static int put_cake(struct wg_devconf_buf *out, const char *name, const struct w
 		goto out;
 	wg_devconf_buf_printf(out, "%s=%s\n", name, text);
 	cake_out_init(&co, text, STATS_TEXT_BYTES);
-	if (cake_print_qdisc(&co, &opts, &st) || cake_out_status(&co))
+	if (cake_print_stats(&co, &st) || cake_out_status(&co))
 		goto out;
 	snprintf(key, sizeof(key), "%s_stats", name);
 	put_lines(out, key, text);

@@ -61,11 +61,101 @@ static struct cake_pkt *op_ack_filter(void *ctx, struct cake_pkt *head, const st
 	return cake_ack_filter(head, cp, mode, &prev);
 }
 
+/* Bytes on the wire for one inner packet of len bytes to this peer. */
+static uint32_t wire_len(const struct wg_peer *peer, uint32_t len, uint32_t mtu)
+{
+	uint32_t outer = peer->endpoint.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN
+									  : IPV4_HDR_LEN;
+
+	return (uint32_t)wg_keypair_padded_len(len, mtu) + MESSAGE_MINIMUM_LENGTH + UDP_HDR_LEN +
+	       outer;
+}
+
+/* The sum over the segments a super-packet will be cut into. */
+static uint32_t gso_wire_len(const struct wg_peer *peer, const struct cake_gso_plan *plan,
+			     uint32_t mtu)
+{
+	uint32_t sum = 0;
+
+	for (uint32_t i = 0; i < plan->segs; i++)
+		sum += wire_len(peer, cake_gso_seg_len(plan, i), mtu);
+	return sum;
+}
+
+/* Frees a list of segments made by wg_egress_segment (each holds a peer reference). */
+static void free_segments(struct wg_egress *eg, struct wg_pkt *seg)
+{
+	while (seg) {
+		struct wg_pkt *next = seg->cp.next ? wg_pkt_of(seg->cp.next) : NULL;
+
+		wg_peer_put(seg->peer);
+		wg_device_pkt_put(eg->dev, seg);
+		seg = next;
+	}
+}
+
+struct wg_pkt *wg_egress_segment(struct wg_egress *eg, struct wg_pkt *pkt)
+{
+	struct wg_pkt *head = NULL, *tail = NULL;
+
+	for (uint32_t i = 0; i < pkt->gso.segs; i++) {
+		struct wg_pkt *seg = wg_device_pkt_get(eg->dev, false);
+		int n;
+
+		if (!seg) {
+			free_segments(eg, head);
+			return NULL;
+		}
+		n = cake_gso_segment(pkt->cp.data, pkt->cp.len, &pkt->gso, i, seg->cp.data,
+				     wg_pkt_room(seg) - WG_PKT_TAILROOM);
+		if (n < 0) {
+			wg_device_pkt_put(eg->dev, seg);
+			free_segments(eg, head);
+			return NULL;
+		}
+		seg->cp.len = (uint32_t)n;
+		seg->cp.flow_hash = pkt->cp.flow_hash;
+		seg->cp.src_hash = pkt->cp.src_hash;
+		seg->cp.dst_hash = pkt->cp.dst_hash;
+		seg->cp.dscp = pkt->cp.dscp;
+		seg->cp.ecn = pkt->cp.ecn;
+		seg->cp.mark = pkt->cp.mark;
+		seg->cp.flags = pkt->cp.flags;
+		seg->cp.l4_offset = pkt->cp.l4_offset;
+		seg->cp.l4_hdr_len = pkt->cp.l4_hdr_len;
+		seg->cp.gso_segs = 1;
+		seg->cp.wire_len = wire_len(pkt->peer, seg->cp.len, eg->dev->mtu);
+		seg->peer = pkt->peer;
+		wg_peer_get(seg->peer);
+		if (tail)
+			tail->cp.next = &seg->cp;
+		else
+			head = seg;
+		tail = seg;
+	}
+	return head;
+}
+
+/* split-gso: CAKE cuts a super-packet at enqueue; each segment becomes a CAKE packet. */
+static struct cake_pkt *op_split_gso(void *ctx, struct cake_pkt *cp)
+{
+	struct wg_egress *eg = ctx;
+	struct wg_pkt *pkt = wg_pkt_of(cp);
+	struct wg_pkt *segs = wg_egress_segment(eg, pkt);
+
+	if (!segs)
+		return NULL;
+	wg_peer_put(pkt->peer);
+	wg_device_pkt_put(eg->dev, pkt);
+	return &segs->cp;
+}
+
 static const struct cake_ops egress_ops = {
 	.drop = op_drop,
 	.set_ce = op_set_ce,
 	.wash = op_wash,
 	.ack_filter = op_ack_filter,
+	.split_gso = op_split_gso,
 };
 
 int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns)
@@ -128,16 +218,6 @@ uint32_t wg_egress_host_hash(const struct wg_egress *eg, const void *data, size_
 	return (uint32_t)cake_siphash(&eg->hash_key, data, len);
 }
 
-/* Bytes on the wire for one inner packet of len bytes to this peer. */
-static uint32_t wire_len(const struct wg_peer *peer, uint32_t len, uint32_t mtu)
-{
-	uint32_t outer = peer->endpoint.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN
-									  : IPV4_HDR_LEN;
-
-	return (uint32_t)wg_keypair_padded_len(len, mtu) + MESSAGE_MINIMUM_LENGTH + UDP_HDR_LEN +
-	       outer;
-}
-
 void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns)
 {
 	struct wg_peer *peer = pkt->peer;
@@ -151,6 +231,8 @@ void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns
 	if (eg->ingress)
 		cp->wire_len = pkt->msg_len + UDP_HDR_LEN +
 			       (pkt->src.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN : IPV4_HDR_LEN);
+	else if (pkt->gso.segs > 1)
+		cp->wire_len = gso_wire_len(peer, &pkt->gso, eg->dev->mtu);
 	else
 		cp->wire_len = wire_len(peer, cp->len, eg->dev->mtu);
 	wg_peer_get(peer);

@@ -51,6 +51,10 @@ uint32_t wg_egress_host_hash(const struct wg_egress *eg, const void *data, size_
 /* Classifies pkt (pkt->peer set) and queues it; takes ownership (a reference on the peer
  * travels with it). */
 void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns);
+/* Cuts a super-packet (pkt->gso.segs > 1) into MTU-sized packets from the device's pool,
+ * linked through cp.next, each holding a reference on pkt->peer; pkt is left as it was.
+ * NULL when a buffer is missing or the packet cannot be cut. */
+struct wg_pkt *wg_egress_segment(struct wg_egress *eg, struct wg_pkt *pkt);
 /* The next packet to encrypt and send, or NULL; *next_ns as cake_dequeue(). */
 struct wg_pkt *wg_egress_dequeue(struct wg_egress *eg, uint64_t now_ns, uint64_t *next_ns);
 

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "qdisc/gso.h"
 #include "qdisc/pkt.h"
 #include "src/core/compiler.h"
 #include "src/core/endpoint.h"
@@ -39,6 +40,7 @@ struct wg_pkt {
 	uint32_t cap;		 /* bytes in buf */
 	uint32_t msg_len;	 /* egress after encryption: bytes on the wire at wg_pkt_msg() */
 	uint8_t outer_ecn;	 /* ingress: ECN field of the outer IP header */
+	struct cake_gso_plan gso; /* egress super-packet from TUN: how it is cut (segs > 1) */
 	uint8_t buf[] __attribute__((aligned(16)));
 };
 
@@ -88,6 +90,11 @@ void wg_pktpool_deinit(struct wg_pktpool *pool);
 struct wg_pkt *wg_pktpool_get(struct wg_pktpool *pool);
 /* Returns a buffer; buffers of another capacity (after an MTU change) are freed. */
 void wg_pktpool_put(struct wg_pktpool *pool, struct wg_pkt *p);
+/* The largest plaintext a buffer of this pool holds. */
+static inline uint32_t wg_pkt_room_for_payload(const struct wg_pktpool *pool)
+{
+	return pool->cap - WG_PKT_HEADROOM - WG_PKT_TAILROOM;
+}
 /* Changes the capacity of buffers handed out from now on. */
 void wg_pktpool_resize(struct wg_pktpool *pool, uint32_t payload);
 

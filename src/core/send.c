@@ -162,17 +162,50 @@ static bool encrypt(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 	return true;
 }
 
-/* Hands pkt to the underlay. False when it is full (pkt is then held for later). */
-static bool transmit(struct wg_device *dev, struct wg_pkt *pkt)
+/* Hands the held packets to the underlay, oldest first. False when it is full. */
+static bool transmit_held(struct wg_device *dev)
+{
+	struct wg_pkt *pkt;
+
+	while ((pkt = dev->tx_held.head)) {
+		struct wg_peer *peer = pkt->peer;
+
+		if (dev->ops.send_data(dev->ops.ctx, &peer->endpoint, pkt) == -EAGAIN)
+			return false;
+		(void)wg_pkt_list_pop(&dev->tx_held);
+		wg_peer_put(peer);
+	}
+	return true;
+}
+
+/* Encrypts pkt, or each segment of a super-packet queued whole (no-split-gso), into the
+ * held list, in order: the nonces follow the queue. */
+static void encrypt_dequeued(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 {
 	struct wg_peer *peer = pkt->peer;
+	struct wg_pkt *seg;
 
-	if (dev->ops.send_data(dev->ops.ctx, &peer->endpoint, pkt) == -EAGAIN) {
-		dev->tx_held = pkt;
-		return false;
+	if (pkt->gso.segs > 1) {
+		seg = wg_egress_segment(&dev->egress, pkt);
+		wg_device_pkt_put(dev, pkt);
+		wg_peer_put(peer);
+		if (!seg) {
+			dev->stats.tx_bad_packet++;
+			return;
+		}
+	} else {
+		seg = pkt;
 	}
-	wg_peer_put(peer);
-	return true;
+	while (seg) {
+		struct wg_pkt *next = seg->cp.next ? wg_pkt_of(seg->cp.next) : NULL;
+
+		seg->cp.next = NULL;
+		if (encrypt(dev, peer, seg, now_ns))
+			wg_pkt_list_push(&dev->tx_held, seg);
+		else
+			wg_peer_put(peer); /* re-staged: the staged queue holds no reference */
+		seg = next;
+	}
 }
 
 bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_ns)
@@ -181,25 +214,18 @@ bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_n
 	uint64_t next = UINT64_MAX;
 
 	dev->now_ns = now_ns;
-	if (dev->tx_held) {
-		pkt = dev->tx_held;
-		dev->tx_held = NULL;
-		if (!transmit(dev, pkt))
-			goto full;
-	}
+	if (!transmit_held(dev))
+		goto full;
 	while ((pkt = wg_egress_dequeue(&dev->egress, now_ns, &next))) {
-		struct wg_peer *peer = pkt->peer;
+		if (pkt->peer->removed) {
+			struct wg_peer *peer = pkt->peer;
 
-		if (peer->removed) {
 			wg_device_pkt_put(dev, pkt);
 			wg_peer_put(peer);
 			continue;
 		}
-		if (!encrypt(dev, peer, pkt, now_ns)) {
-			wg_peer_put(peer); /* the staged packet holds no reference */
-			continue;
-		}
-		if (!transmit(dev, pkt))
+		encrypt_dequeued(dev, pkt, now_ns);
+		if (!transmit_held(dev))
 			goto full;
 	}
 	if (next_ns)

@@ -14,6 +14,8 @@
 #include <sodium.h>
 
 #include "src/core/device.h"
+#include "qdisc/csum.h"
+#include "qdisc/gso.h"
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
@@ -98,6 +100,77 @@ static void op_tun_write(void *ctx, struct wg_pkt *pkt)
 
 /* --- event handlers --- */
 
+/* Without offloads: one MTU-sized packet per read, straight into a pool buffer. */
+static bool read_plain(struct daemon *d)
+{
+	struct wg_pkt *pkt = wg_device_pkt_get(&d->dev, false);
+	ssize_t n;
+
+	if (!pkt)
+		return false;
+	n = wg_tun_read(&d->tun, NULL, pkt->cp.data, wg_pkt_room(pkt) - WG_PKT_TAILROOM);
+	if (n <= 0) {
+		wg_device_pkt_put(&d->dev, pkt);
+		return false;
+	}
+	pkt->cp.len = (uint32_t)n;
+	wg_device_tx(&d->dev, pkt, d->now_ns);
+	return true;
+}
+
+/*
+ * With offloads (IFF_VNET_HDR, TSO/USO): a read may bring a 64 KiB super-packet, and any
+ * packet may carry a partial checksum. A super-packet is planned for segmentation and
+ * queued whole (CAKE cuts it at enqueue with split-gso, the send path after dequeue with
+ * no-split-gso); a single packet gets its checksum completed and moves to an MTU-sized
+ * buffer, so the large one is reused at once.
+ */
+static bool read_offload(struct daemon *d)
+{
+	struct wg_pkt *big = wg_device_pkt_get(&d->dev, true), *pkt;
+	struct wg_vnet_hdr h;
+	struct cake_vnet_hdr vh;
+	ssize_t n;
+
+	if (!big)
+		return false;
+	n = wg_tun_read(&d->tun, &h, big->cp.data, wg_pkt_room(big) - WG_PKT_TAILROOM);
+	if (n <= 0) {
+		wg_device_pkt_put(&d->dev, big);
+		return n == -EBADMSG; /* a malformed header: skip it, keep reading */
+	}
+	big->cp.len = (uint32_t)n;
+	vh = (struct cake_vnet_hdr){ h.flags, h.gso_type, h.hdr_len, h.gso_size, h.csum_start,
+				     h.csum_offset };
+	if (cake_gso_plan(big->cp.data, big->cp.len, &vh, &big->gso)) {
+		d->dev.stats.tx_bad_packet++;
+		wg_device_pkt_put(&d->dev, big);
+		return true;
+	}
+	if (big->gso.segs > 1) {
+		cake_gso_fill_pkt(&big->cp, &big->gso);
+		wg_device_tx(&d->dev, big, d->now_ns);
+		return true;
+	}
+	if ((h.flags & WG_VNET_HDR_F_NEEDS_CSUM) &&
+	    cake_csum_complete_partial(big->cp.data, big->cp.len, h.csum_start, h.csum_offset)) {
+		d->dev.stats.tx_bad_packet++;
+		wg_device_pkt_put(&d->dev, big);
+		return true;
+	}
+	big->gso.segs = 0;
+	pkt = big->cp.len <= wg_pkt_room_for_payload(&d->dev.pool) ? wg_device_pkt_get(&d->dev, false)
+								     : NULL;
+	if (pkt) {
+		memcpy(pkt->cp.data, big->cp.data, big->cp.len);
+		pkt->cp.len = big->cp.len;
+		wg_device_pkt_put(&d->dev, big);
+		big = pkt;
+	}
+	wg_device_tx(&d->dev, big, d->now_ns);
+	return true;
+}
+
 static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct daemon *d = w->data;
@@ -105,20 +178,9 @@ static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)loop;
 	(void)revents;
 	tick(d);
-	for (int i = 0; i < WG_DAEMON_BATCH; i++) {
-		struct wg_pkt *pkt = wg_device_pkt_get(&d->dev, false);
-		ssize_t n;
-
-		if (!pkt)
+	for (int i = 0; i < WG_DAEMON_BATCH; i++)
+		if (!(d->tun.vnet_hdr ? read_offload(d) : read_plain(d)))
 			break;
-		n = wg_tun_read(&d->tun, NULL, pkt->cp.data, wg_pkt_room(pkt) - WG_PKT_TAILROOM);
-		if (n <= 0) {
-			wg_device_pkt_put(&d->dev, pkt);
-			break;
-		}
-		pkt->cp.len = (uint32_t)n;
-		wg_device_tx(&d->dev, pkt, d->now_ns);
-	}
 }
 
 static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -321,12 +383,19 @@ static int setup_io(struct daemon *d, const char *ifname)
 	struct wg_nl *nl;
 	int ret;
 
-	ret = wg_tun_open(&d->tun, ifname, 0);
+	/* CAKEWG_NO_OFFLOAD=1 keeps the TUN device plain (for kernels that mishandle
+	 * vnet headers). */
+	ret = wg_tun_open(&d->tun, ifname, getenv("CAKEWG_NO_OFFLOAD") ? 0 : WG_TUN_VNET_HDR);
 	if (ret) {
 		wg_log_err("Failed to create TUN device %s: %s", ifname, strerror(-ret));
 		return ret;
 	}
 	snprintf(d->ifname, sizeof(d->ifname), "%s", d->tun.name);
+	wg_log_info("TUN offloads:%s%s%s%s%s", d->tun.offloads & WG_TUN_F_CSUM ? " csum" : "",
+		    d->tun.offloads & WG_TUN_F_TSO4 ? " tso4" : "",
+		    d->tun.offloads & WG_TUN_F_TSO6 ? " tso6" : "",
+		    d->tun.offloads & WG_TUN_F_USO4 ? " uso4" : "",
+		    d->tun.offloads & WG_TUN_F_USO6 ? " uso6" : "");
 	ret = wg_netlink_open(&nl);
 	if (!ret) {
 		ret = wg_netlink_link_get(nl, d->ifname, &link);

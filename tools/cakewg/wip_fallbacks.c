@@ -14,6 +14,3 @@
 	}
 FALLBACK(up_main)
 FALLBACK(down_main)
-FALLBACK(show_main)
-FALLBACK(showconf_main)
-FALLBACK(set_main)
