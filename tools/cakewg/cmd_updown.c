@@ -12,7 +12,6 @@
 #include "src/edge/wgquick.h"
 #include "tools/cakewg/commands.h"
 
-int strip_main(int argc, char *argv[]);
 
 static volatile sig_atomic_t interrupted;
 

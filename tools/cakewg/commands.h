@@ -8,6 +8,7 @@ extern const char *prog_name;
 int daemon_main(int argc, char *argv[]);
 int up_main(int argc, char *argv[]);
 int down_main(int argc, char *argv[]);
+int strip_main(int argc, char *argv[]);
 int show_main(int argc, char *argv[]);
 int showconf_main(int argc, char *argv[]);
 int set_main(int argc, char *argv[]);

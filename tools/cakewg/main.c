@@ -21,6 +21,7 @@ static const struct {
 } subcommands[] = {
 	{ "up", up_main, "Brings up a tunnel from a wg-quick style configuration" },
 	{ "down", down_main, "Takes down a tunnel brought up by `up'" },
+	{ "strip", strip_main, "Prints a configuration without the wg-quick and cakewg-only keys" },
 	{ "show", show_main, "Shows the current configuration, peers and CAKE statistics" },
 	{ "showconf", showconf_main, "Shows the current configuration of an interface" },
 	{ "set", set_main, "Changes the configuration of an interface, CAKE included" },
