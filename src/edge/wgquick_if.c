@@ -240,6 +240,20 @@ int wg_quick_get_live(struct wg_quick *q)
 	return ret;
 }
 
+int wg_quick_cake_get(struct wg_quick *q, struct wg_uapi_reply_cake *out)
+{
+	static const char req[] = "cakewg_get=1\n\n";
+	struct wg_devconf_buf reply = {0};
+	int remote = 0, ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = wg_uapi_client_request(q->cfg.ifname, req, sizeof(req) - 1, &reply, &remote);
+	if (!ret)
+		ret = remote ? remote : wg_uapi_reply_cake_parse(reply.data, reply.len, out);
+	wg_devconf_buf_wipe(&reply);
+	return ret;
+}
+
 int wg_quick_set_fwmark(struct wg_quick *q, uint32_t fwmark)
 {
 	struct wg_devconf_buf req = {0};

@@ -14,6 +14,7 @@
 
 #include "src/core/devconf.h"
 #include "src/core/ipaddr.h"
+#include "src/core/uapi_reply.h"
 #include "src/edge/netlink.h"
 #include "src/edge/wgquick.h"
 
@@ -63,6 +64,9 @@ int wg_quick_start_daemon(struct wg_quick *q);
 int wg_quick_set_config(struct wg_quick *q);
 int wg_quick_get_live(struct wg_quick *q);
 int wg_quick_set_fwmark(struct wg_quick *q, uint32_t fwmark);
+/* cakewg's `cakewg_get=1` (the CAKE options now). Quiet: returns 0 or a negative errno,
+ * e.g. from a daemon without the extension. *out must be freed in any case. */
+int wg_quick_cake_get(struct wg_quick *q, struct wg_uapi_reply_cake *out);
 /* Deletes the link and waits (briefly) until its daemon has let go of the socket. */
 int wg_quick_delete_link(struct wg_quick *q);
 /*

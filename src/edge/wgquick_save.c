@@ -6,6 +6,10 @@
  * SaveConfig, the hooks, and cakewg's Cake and CakeIngress. The file is replaced
  * atomically (a private temporary file next to it, synced, then renamed).
  *
+ * Cake and CakeIngress keep the file's wording while the daemon runs the same options
+ * (`cakewg_get=1`), and become the daemon's option string once they differ (after a
+ * `cakewg set IF cake ...`).
+ *
  * Differences from wg-quick: DNS lines come from the file (wg-quick asks
  * `resolvconf -l`, which returns what up gave it, minus the search domains), and IPv6
  * link-local addresses are left out (a TUN device gets one by itself; saving it would
@@ -18,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "qdisc/cake_parse.h"
 #include "src/core/wgconf.h"
 #include "src/edge/wgquick_priv.h"
 
@@ -55,6 +60,37 @@ static int add_addresses(struct wg_quick *q, struct wg_devconf *out)
 	return ret;
 }
 
+/* The file's string while it means what the daemon runs, else the daemon's. */
+static const char *pick_cake(const char *file, const char *live)
+{
+	struct cake_options a, b;
+	struct cake_parse_err err;
+
+	if (!live)
+		return file;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (cake_options_parse(file ? file : "", &a, &err) || cake_options_parse(live, &b, &err))
+		return file;
+	return cake_options_equal(&a, &b) ? file : live;
+}
+
+static int add_cake(struct wg_quick *q, struct wg_devconf *out)
+{
+	struct wg_uapi_reply_cake live;
+	const char *egress = q->conf->cake, *ingress = q->conf->cake_ingress;
+	int ret;
+
+	if (!wg_quick_cake_get(q, &live)) {
+		egress = pick_cake(egress, live.egress.options);
+		ingress = pick_cake(ingress, live.ingress.options);
+	}
+	ret = copy_string(&out->cake, egress);
+	ret = ret ?: copy_string(&out->cake_ingress, ingress);
+	wg_uapi_reply_cake_free(&live);
+	return ret;
+}
+
 /* The wg-quick part of the running configuration, from the file and the link. */
 static int add_quick(struct wg_quick *q, struct wg_devconf *out)
 {
@@ -77,9 +113,7 @@ static int add_quick(struct wg_quick *q, struct wg_devconf *out)
 	ret = ret ?: copy_list(&out->post_up, &file->post_up);
 	ret = ret ?: copy_list(&out->pre_down, &file->pre_down);
 	ret = ret ?: copy_list(&out->post_down, &file->post_down);
-	ret = ret ?: copy_string(&out->cake, file->cake);
-	ret = ret ?: copy_string(&out->cake_ingress, file->cake_ingress);
-	return ret;
+	return ret ?: add_cake(q, out);
 }
 
 /* A get=1 answer read as `wg showconf` writes it: complete allowed-IP lists, and no

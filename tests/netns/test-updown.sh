@@ -214,7 +214,11 @@ grep -q fe80 "$TMP/$A.conf" && die "saved a link-local address"
 up a "$TMP/$A.conf"
 has "$(cat "$TMP/c.pub")" a wg show "$A" peers || die "the saved peer did not come back"
 [ "$(n a cat /sys/class/net/"$A"/mtu)" = 1300 ] || die "the saved MTU did not come back"
+# CAKE changed at runtime is saved as the daemon reports it.
+n a "$CAKEWG" set "$A" cake bandwidth 20Mbit
 down a "$TMP/$A.conf"
+grep -q "^Cake = bandwidth 20Mbit .*diffserv" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "runtime CAKE not saved"; }
+[ "$(grep -c "^Cake = " "$TMP/$A.conf")" = 1 ] || die "more than one Cake line"
 unchanged "SaveConfig up again"
 
 log "== an existing interface; down of what is not a WireGuard interface"
