@@ -163,7 +163,10 @@ static int snapshot_peer(const struct wg_device *dev, const struct wg_peer *peer
 	struct walk_ctx w = { .pc = pc };
 	bool has_psk = !cw_is_zero(peer->noise.preshared_key, NOISE_SYMMETRIC_KEY_LEN);
 
-	pc->flags = WG_DEVCONF_PEER_HAS_PUBLIC_KEY | WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
+	pc->flags = WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
+	/* `get` prints the interval either way; a written config only names a set one. */
+	if (peer->persistent_keepalive_secs)
+		pc->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
 	memcpy(pc->public_key, peer->noise.remote_static, NOISE_PUBLIC_KEY_LEN);
 	if (has_psk) {
 		pc->flags |= WG_DEVCONF_PEER_HAS_PRESHARED_KEY;

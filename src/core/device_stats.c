@@ -78,7 +78,7 @@ int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *
 			      "rx_handshake_bad=%llu\nrx_cookie_bad=%llu\nrx_no_keypair=%llu\n"
 			      "rx_auth_failed=%llu\nrx_replayed=%llu\nrx_bad_source=%llu\n"
 			      "rx_bad_inner=%llu\nrx_ecn_drops=%llu\ntx_no_peer=%llu\n"
-			      "tx_no_endpoint=%llu\ntx_nomem=%llu\ncookie_replies_sent=%llu\n",
+			      "tx_no_endpoint=%llu\ntx_bad_packet=%llu\ntx_nomem=%llu\ncookie_replies_sent=%llu\n",
 			      (unsigned long long)s->rx_malformed, (unsigned long long)s->rx_invalid_mac,
 			      (unsigned long long)s->rx_ratelimited,
 			      (unsigned long long)s->rx_handshake_bad,
@@ -86,7 +86,8 @@ int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *
 			      (unsigned long long)s->rx_auth_failed, (unsigned long long)s->rx_replayed,
 			      (unsigned long long)s->rx_bad_source, (unsigned long long)s->rx_bad_inner,
 			      (unsigned long long)s->rx_ecn_drops, (unsigned long long)s->tx_no_peer,
-			      (unsigned long long)s->tx_no_endpoint, (unsigned long long)s->tx_nomem,
+			      (unsigned long long)s->tx_no_endpoint, (unsigned long long)s->tx_bad_packet,
+			      (unsigned long long)s->tx_nomem,
 			      (unsigned long long)s->cookie_replies_sent);
 	for (peer = dev->peers_head; peer; peer = peer->next) {
 		char hex[WG_ENCODING_KEY_HEX_SIZE];
