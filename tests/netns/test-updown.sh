@@ -22,7 +22,9 @@ A=${P}wa
 B=${P}wb
 
 state() { # state NS: what must be the same before up and after down
-	n "$1" ip -d link
+	# The veth's peer namespace is shown by name, which `ip` resolves by scanning every
+	# namespace: other tests creating and deleting theirs can make that fail for a moment.
+	n "$1" ip -d link 2>/dev/null | sed -E 's/ link-netns(id)? [^ ]+//'
 	n "$1" ip addr
 	n "$1" ip route show table all
 	n "$1" ip -6 route show table all
@@ -182,6 +184,13 @@ PATH="$TMP/bin:$PATH" n a "$CAKEWG" down "$TMP/$A.conf" 2>"$TMP/down.err" || { c
 printf -- '-a %s -m 0 -x\nnameserver 198.19.0.53\nnameserver fd00:19::53\nsearch corp.example\n-d %s -f\n' "$A" "$A" |
 	diff -u - "$TMP/resolvconf.calls" || die "resolvconf was not called as wg-quick calls it"
 unchanged "DNS"
+rm "$TMP/resolvconf.calls"
+conf_a "DNS = 198.19.0.53
+PostUp = false" "198.19.0.2/32"
+if PATH="$TMP/bin:$PATH" n a "$CAKEWG" up "$TMP/$A.conf" 2>"$TMP/up.err"; then die "PostUp = false succeeded"; fi
+printf -- '-a %s -m 0 -x\nnameserver 198.19.0.53\n-d %s -f\n' "$A" "$A" |
+	diff -u - "$TMP/resolvconf.calls" || die "a failed up did not take its DNS back"
+unchanged "DNS undone"
 
 log "== DNS without resolvconf: one clear error, nothing done"
 mkdir -p "$TMP/empty"
