@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#define _GNU_SOURCE /* EAI_NODATA */
 /*
  * The interface side of `cakewg up/down`: starting the daemon (wg-quick's add_if
  * fallback to a userspace implementation), talking UAPI to it (set_config, `wg show`,
  * `wg set fwmark`), resolving endpoints as wg(8) does, and deleting the link.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@ enum {
 	US_PER_MS = 1000,
 	NS_PER_US = 1000,
 	US_PER_SEC = 1000000,
+	EXEC_FAILED = 127, /* the shell's status for a command that cannot run */
 };
 
 static const char default_daemon[] = "/proc/self/exe";
@@ -48,18 +51,24 @@ int wg_quick_start_daemon(struct wg_quick *q)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		/* The daemon must detach, or up would wait for it forever. */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		/* The daemon must detach, or up would wait for it forever. Its errors go
+		 * to the system log; ours is the one line the user sees. */
 		unsetenv("WG_PROCESS_FOREGROUND");
 		signal(SIGPIPE, SIG_DFL);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
 		execv(exe, argv);
-		fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
-		_exit(127);
+		_exit(EXEC_FAILED);
 	}
 	if (pid < 0)
 		return wg_quick_fail(q, -errno, "fork: %s", strerror(errno));
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return wg_quick_fail(q, -errno, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == EXEC_FAILED)
+		return wg_quick_fail(q, -ENOEXEC, "cannot run the daemon `%s'", exe);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		return wg_quick_fail(q, -ECHILD,
 				     "the daemon for `%s' did not start (see the system log)",

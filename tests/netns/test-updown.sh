@@ -242,6 +242,15 @@ grep -qx "cakewg: $TMP/$A.conf: \`$A' is not a WireGuard interface" "$TMP/down.e
 n a ip link show "$A" >/dev/null || die "the veth was deleted"
 n a ip link del "$A"
 unchanged "existing"
+# A daemon elsewhere (namespace b) holds the UAPI socket of that name: ours cannot start.
+start_cakewg b "$A"
+if n a "$CAKEWG" up "$TMP/$A.conf" 2>"$TMP/up.err"; then die "up with the socket taken"; fi
+errors=$(grep -v '^\[#\] ' "$TMP/up.err" || true)
+[ "$errors" = "cakewg: $TMP/$A.conf: the daemon for \`$A' did not start (see the system log)" ] ||
+	{ cat "$TMP/up.err"; die "wrong message when the daemon fails"; }
+n b ip link del "$A"
+wait_for 5 sh -c "[ ! -e /var/run/wireguard/$A.sock ]" || die "the daemon in b did not exit"
+unchanged "daemon failure"
 
 log "== broken files and failing steps: exit 1, one error line, nothing left"
 PRIV=$(cat "$TMP/a.key")
