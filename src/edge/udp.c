@@ -220,6 +220,42 @@ enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep)
 	return WG_UDP_FAMILIES;
 }
 
+/* Refused sources */
+
+static bool same_source(const struct wg_udp_refused_src *r, enum wg_udp_family f,
+			const struct wg_endpoint *ep)
+{
+	if (f == WG_UDP_V4)
+		return r->v4.s_addr == ep->src4.s_addr;
+	return !memcmp(&r->v6, &ep->src6, sizeof(r->v6));
+}
+
+static void forget_source(struct wg_endpoint *ep)
+{
+	ep->has_src = false;
+	ep->src_ifindex = 0;
+	memset(&ep->src6, 0, sizeof(ep->src6));
+}
+
+/* A datagram arrived at a source we had given up on: the address is back. */
+static void source_seen(struct wg_udp *u, enum wg_udp_family f, const struct wg_endpoint *ep)
+{
+	struct wg_udp_refused_src *r = &u->refused[f];
+
+	if (r->set && ep->has_src && same_source(r, f, ep))
+		r->set = false;
+}
+
+/* Leaves out a source the kernel refused before, without asking it again. */
+static void skip_refused_source(const struct wg_udp *u, enum wg_udp_family f,
+				struct wg_endpoint *ep)
+{
+	const struct wg_udp_refused_src *r = &u->refused[f];
+
+	if (r->set && ep->has_src && r->ifindex == ep->src_ifindex && same_source(r, f, ep))
+		forget_source(ep);
+}
+
 /* Receive */
 
 static void rx_cmsg(const struct cmsghdr *c, struct wg_udp_rx *rx)
@@ -257,7 +293,8 @@ static void rx_cmsg(const struct cmsghdr *c, struct wg_udp_rx *rx)
 	}
 }
 
-static void rx_fill(struct wg_udp_rx *rx, struct mmsghdr *m, const union wg_ipaddr_sockaddr *name)
+static void rx_fill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, struct mmsghdr *m,
+		    const union wg_ipaddr_sockaddr *name)
 {
 	struct msghdr *mh = &m->msg_hdr;
 	struct cmsghdr *c;
@@ -273,6 +310,7 @@ static void rx_fill(struct wg_udp_rx *rx, struct mmsghdr *m, const union wg_ipad
 		rx->ep.remote.addr6 = name->addr6;
 	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
 		rx_cmsg(c, rx);
+	source_seen(u, f, &rx->ep);
 }
 
 int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, unsigned int n)
@@ -303,7 +341,7 @@ int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, un
 	if (got < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
 	for (i = 0; i < (unsigned int)got; i++)
-		rx_fill(&rx[i], &s->msgs[i], &s->names[i]);
+		rx_fill(u, f, &rx[i], &s->msgs[i], &s->names[i]);
 	return got;
 }
 
@@ -362,6 +400,7 @@ static void tx_build(struct wg_udp *u, unsigned int i, const struct wg_udp_tx *t
 {
 	struct msghdr *mh = &u->scratch->msgs[i].msg_hdr;
 
+	skip_refused_source(u, f, tx->ep);
 	memset(mh, 0, sizeof(*mh));
 	u->scratch->iov[i].iov_base = (void *)tx->buf;
 	u->scratch->iov[i].iov_len = tx->len;
@@ -386,10 +425,11 @@ static unsigned int run_length(const struct wg_udp_tx *tx, unsigned int n, enum 
 
 /*
  * After an error on tx[i]: true when it is worth sending tx[i] again (the control
- * data was fixed up), false when the error stands.
+ * data was fixed up), false when the error stands. A source cleared here goes to
+ * *suspect: it counts as refused once the retry without it goes out.
  */
 static bool recover(struct wg_udp *u, unsigned int i, struct wg_udp_tx *tx, enum wg_udp_family f,
-		    int err)
+		    int err, struct wg_udp_refused_src *suspect)
 {
 	if (tx->ep->has_src &&
 	    (err == -EINVAL || err == -ENODEV || err == -ENETUNREACH || err == -EADDRNOTAVAIL)) {
@@ -397,11 +437,12 @@ static bool recover(struct wg_udp *u, unsigned int i, struct wg_udp_tx *tx, enum
 		 * The sticky source is gone (address removed, link deleted): IPv4 answers
 		 * EINVAL or, without an interface index, ENETUNREACH; IPv6 EINVAL; a deleted
 		 * interface ENODEV. If the destination itself is unreachable, the retry
-		 * without a source says so.
+		 * without a source says so, and the source is not blamed.
 		 */
-		tx->ep->has_src = false;
-		tx->ep->src_ifindex = 0;
-		memset(&tx->ep->src6, 0, sizeof(tx->ep->src6));
+		memcpy(&suspect->v6, &tx->ep->src6, sizeof(suspect->v6)); /* either family */
+		suspect->ifindex = tx->ep->src_ifindex;
+		suspect->set = true;
+		forget_source(tx->ep);
 		u->stats.sticky_resets++;
 		tx_control(u, i, tx, f);
 		return true;
@@ -414,10 +455,28 @@ static bool recover(struct wg_udp *u, unsigned int i, struct wg_udp_tx *tx, enum
 	return false;
 }
 
+/* Remembers a refused source and leaves it out of tx[from..n) of the run still to go. */
+static void refuse_source(struct wg_udp *u, struct wg_udp_tx *tx, unsigned int from, unsigned int n,
+			  enum wg_udp_family f, struct wg_udp_refused_src *suspect)
+{
+	unsigned int j;
+
+	u->refused[f] = *suspect;
+	suspect->set = false;
+	for (j = from; j < n; j++) {
+		if (!tx[j].ep->has_src)
+			continue;
+		skip_refused_source(u, f, tx[j].ep);
+		if (!tx[j].ep->has_src)
+			tx_control(u, j, &tx[j], f);
+	}
+}
+
 /* Sends one run; 0 when all went, else *done is how many did and the -errno. */
 static int send_run(struct wg_udp *u, struct wg_udp_tx *tx, unsigned int n, enum wg_udp_family f,
 		    unsigned int *done)
 {
+	struct wg_udp_refused_src suspect = {.set = false};
 	unsigned int i = 0;
 
 	while (i < n) {
@@ -425,11 +484,13 @@ static int send_run(struct wg_udp *u, struct wg_udp_tx *tx, unsigned int n, enum
 
 		if (r > 0) {
 			i += (unsigned int)r;
+			if (suspect.set) /* it went without its source: that was the fault */
+				refuse_source(u, tx, i, n, f, &suspect);
 			continue;
 		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r == 0 || !recover(u, i, &tx[i], f, -errno)) {
+		if (r == 0 || !recover(u, i, &tx[i], f, -errno, &suspect)) {
 			*done = i;
 			return r == 0 ? -EAGAIN : -errno;
 		}

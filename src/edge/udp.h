@@ -9,7 +9,9 @@
  *   (IP_PKTINFO / IPV6_RECVPKTINFO) in its endpoint; sending to that endpoint sends from
  *   that address. If the kernel refuses the source (EINVAL: the address is gone), the
  *   source is cleared in the caller's endpoint and the datagram retried without it, as
- *   wireguard-go and Linux WireGuard do.
+ *   wireguard-go and Linux WireGuard do. A source refused this way is remembered per
+ *   family and left out of later datagrams too (callers may hold copies of the endpoint
+ *   that still name it), until a datagram arrives at that address again.
  * - Backpressure: the send buffer is small on purpose (a byte limit in the spirit of
  *   BQL). EAGAIN and ENOBUFS are not losses: the send stops, reports how many datagrams
  *   went out, and the rest stay with the caller until the socket is writable.
@@ -26,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "src/core/compiler.h"
@@ -92,6 +95,16 @@ struct wg_udp_stats {
 	uint64_t gso_disabled;	/* EIO answers that switched GSO off */
 };
 
+/* A local source (address and interface) the kernel refused: it is gone. */
+struct wg_udp_refused_src {
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	};
+	int ifindex;
+	bool set;
+};
+
 /* The mmsghdr arrays of one batch (defined in udp.c: struct mmsghdr needs _GNU_SOURCE). */
 struct wg_udp_scratch;
 
@@ -101,6 +114,7 @@ struct wg_udp {
 	uint32_t fwmark;
 	bool gso[WG_UDP_FAMILIES]; /* UDP_SEGMENT usable */
 	bool gro[WG_UDP_FAMILIES]; /* UDP_GRO on */
+	struct wg_udp_refused_src refused[WG_UDP_FAMILIES];
 	struct wg_udp_stats stats;
 	struct wg_udp_scratch *scratch;
 };
@@ -121,7 +135,8 @@ int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, un
 /*
  * Sends tx[0..n) in order, batching runs of one family into sendmmsg calls. The outcome
  * says whether all went, the socket filled up (the rest is kept by the caller, never
- * dropped here) or one datagram was refused; res tells how many went out first.
+ * dropped here) or one datagram was refused; res tells how many went out first. An
+ * endpoint whose source is gone (refused now, or before) has it cleared.
  */
 enum wg_udp_send_outcome wg_udp_send(struct wg_udp *u, struct wg_udp_tx *tx, unsigned int n,
 				     struct wg_udp_send_result *res);

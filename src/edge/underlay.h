@@ -1,55 +1,50 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The underlay: one IPv4 and one IPv6 UDP socket on the listen port, nonblocking, with a
- * deliberately small send buffer (the byte limit that gives the egress queue its
- * backpressure) and a large receive buffer. Data messages are batched per family and
- * sent with sendmmsg; each carries its outer ECN bits (RFC 6040: copied from the inner
- * header) and, when known, the local source address the peer talks to (IP_PKTINFO).
- * Handshake messages go out at once, marked AF41 as Linux marks them.
+ * The underlay as the daemon sees it: the UDP sockets of src/edge/udp.h (both families on
+ * the listen port, sticky source, backpressure) plus what belongs to the device. Data
+ * messages are batched per family in the device's packet buffers, which go back to the
+ * device's pools once sent; each carries its outer ECN bits (RFC 6040: copied from the
+ * inner header). Handshake messages go out at once, marked AF41 as Linux marks them. A
+ * change of listen port reopens the sockets and tells the daemon through rebound().
  */
 #ifndef CAKEWG_SRC_EDGE_UNDERLAY_H
 #define CAKEWG_SRC_EDGE_UNDERLAY_H
 
-#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include "src/core/device.h"
+#include "src/edge/udp.h"
 
 enum wg_underlay_limits {
 	WG_UNDERLAY_BATCH = 64,
-	WG_UNDERLAY_RCVBUF_BYTES = 8 << 20,
-	WG_UNDERLAY_SNDBUF_BYTES = 192 << 10,
-	WG_UNDERLAY_CMSG_BYTES = 64,
+	/* The send buffer: the byte limit that gives the egress queue its backpressure. */
+	WG_UNDERLAY_SNDBUF_BYTES = 384 << 10,
 };
 
+/* Encrypted data messages waiting for one family's socket, oldest first. */
 struct wg_underlay_batch {
-	struct mmsghdr msgs[WG_UNDERLAY_BATCH];
-	struct iovec iov[WG_UNDERLAY_BATCH];
-	union wg_ipaddr_sockaddr names[WG_UNDERLAY_BATCH];
-	uint8_t cmsg[WG_UNDERLAY_BATCH][WG_UNDERLAY_CMSG_BYTES];
 	struct wg_pkt *pkts[WG_UNDERLAY_BATCH];
+	struct wg_endpoint eps[WG_UNDERLAY_BATCH]; /* as queued; udp.c may clear a source */
+	uint8_t tos[WG_UNDERLAY_BATCH];
 	unsigned int n;
 };
 
 struct wg_underlay_stats {
-	uint64_t sent, send_errors, blocked, received, truncated, sticky_resets;
+	uint64_t sent, send_errors, blocked, received, truncated;
 };
 
 struct wg_underlay {
-	int fd4, fd6;
+	struct wg_udp udp;
+	/* Copies of udp's for the daemon: its watchers, `get` and `set`. */
+	int fd4, fd6; /* -1: closed, or that family is unavailable */
 	uint16_t port;
 	uint32_t fwmark;
 	struct wg_device *dev; /* buffers go back to its pools */
 	void (*rebound)(void *ctx);
 	void *rebound_ctx;
 	int blocked_fd; /* the socket that answered EAGAIN */
-	/* A local source address the kernel refused (EINVAL: it is gone); left out since. */
-	struct in_addr bad_src4;
-	struct in6_addr bad_src6;
-	bool has_bad_src4, has_bad_src6;
-	struct wg_underlay_batch batch4, batch6;
+	struct wg_underlay_batch batch[WG_UDP_FAMILIES];
 	struct wg_underlay_stats stats;
 };
 
@@ -57,8 +52,11 @@ struct wg_underlay {
  * whenever the descriptors change. */
 int wg_underlay_open(struct wg_underlay *u, struct wg_device *dev, uint16_t port,
 		     void (*rebound)(void *ctx), void *ctx);
-/* Closes the sockets; batched packets go back to the device's pools. */
+/* Closes the sockets; batched packets go back to the device's pools. Also safe on a
+ * zeroed underlay whose fd4 and fd6 are -1 (never opened). */
 void wg_underlay_close(struct wg_underlay *u);
+/* Moves to port (0: a free one). On failure the old port stays bound if it can be. Batched
+ * packets are dropped either way, and rebound() is called. 0 or -errno. */
 int wg_underlay_rebind(struct wg_underlay *u, uint16_t port);
 int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark);
 
