@@ -2,7 +2,8 @@
 /*
  * The UDP underlay on loopback, each test in its own network namespace: binding rules,
  * batched exchange with the local address reported and used as the reply's source,
- * recovery from a stale source, backpressure from a small send buffer, GSO/GRO.
+ * recovery from a stale source (remembered until it is seen again), backpressure from a
+ * small send buffer, GSO/GRO.
  */
 #define _GNU_SOURCE /* unshare() */
 #include "src/edge/udp.h"
@@ -339,6 +340,113 @@ Test(udp, stale_source_v4)
 Test(udp, stale_source_v6)
 {
 	stale_source(&cases[1]);
+}
+
+/* An endpoint to B at the usual address, naming a local source on a deleted interface. */
+static struct wg_endpoint gone_source(const struct family_case *c, uint16_t port)
+{
+	struct wg_endpoint ep = endpoint(c->f, c->other, port);
+
+	ep.has_src = true;
+	ep.src_ifindex = 999;
+	cr_assert_eq(inet_pton(c->f == WG_UDP_V4 ? AF_INET : AF_INET6, c->other, &ep.src6), 1);
+	return ep;
+}
+
+/*
+ * A refused source is left out of later datagrams (fresh copies of the endpoint still
+ * name it) without asking the kernel again, in the rest of the batch too, until a
+ * datagram arrives at that address.
+ */
+static void refused_source_remembered(const struct family_case *c)
+{
+	enum { N = 6 };
+	struct wg_udp a, b;
+	struct wg_udp_rx rx[N];
+	static uint8_t in[N][PAYLOAD_MAX];
+	uint8_t out[32] = "refused";
+	struct wg_udp_send_result res;
+	struct wg_endpoint eps[N], to_a;
+	struct wg_udp_tx tx[N];
+	unsigned int i;
+
+	open_udp(&a, 0, 0, false);
+	open_udp(&b, 0, 0, false);
+	for (i = 0; i < N; i++) {
+		eps[i] = gone_source(c, b.port);
+		tx[i] = (struct wg_udp_tx){.buf = out, .len = sizeof(out), .ep = &eps[i]};
+	}
+	cr_assert_eq(wg_udp_send(&a, tx, N, &res), WG_UDP_SENT_ALL, "err %d", res.err);
+	cr_assert_eq(a.stats.sticky_resets, 1, "only the first datagram was refused");
+	for (i = 0; i < N; i++)
+		cr_assert_not(eps[i].has_src, "datagram %u kept the gone source", i);
+	recv_n(&b, c->f, rx, in, N);
+	eps[0] = gone_source(c, b.port);
+	cr_assert_eq(wg_udp_send(&a, tx, 1, &res), WG_UDP_SENT_ALL);
+	cr_assert_eq(a.stats.sticky_resets, 1, "a later send asked the kernel again");
+	cr_assert_not(eps[0].has_src);
+	recv_n(&b, c->f, rx, in, 1);
+	/* A datagram arrives at that address: it is usable again, so it is tried again. */
+	to_a = endpoint(c->f, c->other, a.port);
+	tx[0].ep = &to_a;
+	cr_assert_eq(wg_udp_send(&b, tx, 1, &res), WG_UDP_SENT_ALL);
+	recv_n(&a, c->f, rx, in, 1);
+	eps[0] = gone_source(c, b.port);
+	tx[0].ep = &eps[0];
+	cr_assert_eq(wg_udp_send(&a, tx, 1, &res), WG_UDP_SENT_ALL);
+	cr_assert_eq(a.stats.sticky_resets, 2, "the source stayed condemned after it was seen");
+	wg_udp_close(&a);
+	wg_udp_close(&b);
+}
+
+Test(udp, refused_source_remembered_v4)
+{
+	refused_source_remembered(&cases[0]);
+}
+
+Test(udp, refused_source_remembered_v6)
+{
+	refused_source_remembered(&cases[1]);
+}
+
+/* A destination without a route fails with and without the source: the source is not
+ * blamed, and the next datagram to a reachable peer still leaves from it. */
+static void unreachable_keeps_source(const struct family_case *c, const char *unrouted)
+{
+	struct wg_udp a, b;
+	struct wg_udp_rx rx;
+	uint8_t in[1][PAYLOAD_MAX], out[16] = "unreachable";
+	struct wg_udp_send_result res;
+	struct wg_endpoint ep;
+	struct wg_udp_tx tx = {.buf = out, .len = sizeof(out), .ep = &ep};
+	int af = c->f == WG_UDP_V4 ? AF_INET : AF_INET6;
+
+	open_udp(&a, 0, 0, false);
+	open_udp(&b, 0, 0, false);
+	ep = endpoint(c->f, unrouted, b.port);
+	ep.has_src = true;
+	cr_assert_eq(inet_pton(af, c->other, &ep.src6), 1);
+	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SEND_FAILED);
+	cr_assert_eq(res.err, -ENETUNREACH);
+	cr_assert_not(a.refused[c->f].set, "a good source was blamed for the route");
+	ep = endpoint(c->f, c->other, b.port);
+	ep.has_src = true;
+	cr_assert_eq(inet_pton(af, c->other, &ep.src6), 1);
+	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL);
+	cr_assert(ep.has_src, "the source was left out");
+	recv_n(&b, c->f, &rx, in, 1);
+	wg_udp_close(&a);
+	wg_udp_close(&b);
+}
+
+Test(udp, unreachable_keeps_source_v4)
+{
+	unreachable_keeps_source(&cases[0], "192.0.2.1");
+}
+
+Test(udp, unreachable_keeps_source_v6)
+{
+	unreachable_keeps_source(&cases[1], "2001:db8::1");
 }
 
 /*
