@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The daemon's underlay on loopback, each test in its own network namespace: packet
+ * ownership (every buffer goes back to the device's pool: sent, refused or closed),
+ * batches per family with the outer ECN bits, AF41 on handshakes, backpressure that
+ * keeps every packet in order, rebinding with its callback, and a vanished source that
+ * the caller's endpoint may keep naming.
+ */
+#define _GNU_SOURCE /* unshare() */
+#include "src/edge/underlay.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qdisc/ecn.h"
+#include "src/edge/netlink.h"
+#include "tests/support/det_rng.h"
+
+enum {
+	WAIT_MS = 5000, /* upper bound for the kernel to deliver what is already sent */
+	RX_MAX = 4096,
+};
+
+static struct wg_device dev;
+static struct det_rng rng_state = {.state = 42};
+
+static int no_send_data(void *ctx, const struct wg_endpoint *ep, struct wg_pkt *pkt)
+{
+	(void)ctx;
+	(void)ep;
+	(void)pkt;
+	return 0;
+}
+
+static void no_send_control(void *ctx, const struct wg_endpoint *ep, const uint8_t *msg, size_t len)
+{
+	(void)ctx;
+	(void)ep;
+	(void)msg;
+	(void)len;
+}
+
+static void no_tun_write(void *ctx, struct wg_pkt *pkt)
+{
+	(void)ctx;
+	(void)pkt;
+}
+
+static void setup(void)
+{
+	struct wg_io_ops ops = {.send_data = no_send_data,
+				.send_control = no_send_control,
+				.tun_write = no_tun_write};
+	struct wg_rng rng = det_rng_as_wg(&rng_state);
+	struct wg_nl *nl;
+	struct wg_nl_link lo;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root for unshare(CLONE_NEWNET)");
+	cr_assert_eq(unshare(CLONE_NEWNET), 0, "unshare: %s", strerror(errno));
+	cr_assert_eq(wg_netlink_open(&nl), 0);
+	cr_assert_eq(wg_netlink_link_get(nl, "lo", &lo), 0);
+	cr_assert_eq(wg_netlink_link_set_up(nl, lo.ifindex, true), 0);
+	wg_netlink_close(nl);
+	cr_assert_eq(wg_device_init(&dev, "test", &ops, &rng, 1), 0);
+}
+
+static void teardown(void)
+{
+	wg_device_deinit(&dev);
+}
+
+TestSuite(underlay, .init = setup, .fini = teardown);
+
+static bool wait_fd(int fd, short events)
+{
+	struct pollfd p = {.fd = fd, .events = events};
+
+	return poll(&p, 1, WAIT_MS) == 1;
+}
+
+static struct wg_endpoint endpoint(int af, const char *addr, uint16_t port)
+{
+	struct wg_endpoint ep;
+
+	memset(&ep, 0, sizeof(ep));
+	ep.remote.addr.sa_family = (sa_family_t)af;
+	if (af == AF_INET) {
+		ep.remote.addr4.sin_port = htons(port);
+		cr_assert_eq(inet_pton(AF_INET, addr, &ep.remote.addr4.sin_addr), 1);
+	} else {
+		ep.remote.addr6.sin6_port = htons(port);
+		cr_assert_eq(inet_pton(AF_INET6, addr, &ep.remote.addr6.sin6_addr), 1);
+	}
+	return ep;
+}
+
+static uint16_t remote_port(const struct wg_endpoint *ep)
+{
+	return ntohs(ep->remote.addr.sa_family == AF_INET ? ep->remote.addr4.sin_port
+							  : ep->remote.addr6.sin6_port);
+}
+
+static void open_underlay(struct wg_underlay *u, uint16_t port)
+{
+	cr_assert_eq(wg_underlay_open(u, &dev, port, NULL, NULL), 0);
+	cr_assert_geq(u->fd4, 0);
+	cr_assert_geq(u->fd6, 0);
+	cr_assert_neq(u->port, 0);
+}
+
+/* A data message of len bytes from the pool: type 4, then seq, then a pattern. */
+static struct wg_pkt *data_pkt(uint32_t seq, uint32_t len, uint8_t ecn)
+{
+	struct wg_pkt *pkt = wg_device_pkt_get(&dev, false);
+	uint8_t *msg;
+
+	cr_assert(pkt);
+	msg = wg_pkt_msg(pkt);
+	for (uint32_t i = 0; i < len; i++)
+		msg[i] = (uint8_t)(seq * 7 + i);
+	msg[0] = MESSAGE_DATA;
+	memcpy(msg + 4, &seq, sizeof(seq));
+	pkt->msg_len = len;
+	pkt->cp.ecn = ecn;
+	return pkt;
+}
+
+/* Receives one datagram from one of u's sockets into a pool buffer. */
+static struct wg_pkt *recv_one(struct wg_underlay *u, int fd)
+{
+	struct wg_pkt *pkt = wg_device_pkt_get(&dev, false);
+	int n = 0;
+
+	cr_assert(pkt);
+	while (n == 0) {
+		n = wg_underlay_recv(u, fd, &pkt, 1);
+		if (n == 0)
+			cr_assert(wait_fd(fd, POLLIN), "a datagram did not arrive");
+	}
+	cr_assert_eq(n, 1);
+	return pkt;
+}
+
+static void expect_payload(struct wg_pkt *pkt, uint32_t seq, uint32_t len)
+{
+	const uint8_t *msg = wg_pkt_msg(pkt);
+	uint32_t got;
+
+	cr_assert_eq(pkt->msg_len, len);
+	memcpy(&got, msg + 4, sizeof(got));
+	cr_assert_eq(got, seq);
+	for (uint32_t i = 8; i < len; i++)
+		cr_assert_eq(msg[i], (uint8_t)(seq * 7 + i), "datagram %u byte %u", seq, i);
+}
+
+/* Both families in one flush: each datagram arrives whole, with our source port, the
+ * local address it went to and its outer ECN bits; the sent buffers are back. */
+Test(underlay, batches_both_families)
+{
+	static const uint8_t ecns[] = {CAKE_ECN_NOT_ECT, CAKE_ECN_ECT_1, CAKE_ECN_ECT_0,
+				       CAKE_ECN_CE};
+	struct wg_underlay a, b;
+	struct wg_endpoint to_b[2];
+	const int afs[2] = {AF_INET, AF_INET6};
+	const uint32_t per_family = 20;
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	to_b[0] = endpoint(AF_INET, "127.0.0.1", b.port);
+	to_b[1] = endpoint(AF_INET6, "::1", b.port);
+	for (uint32_t i = 0; i < 2 * per_family; i++) {
+		struct wg_pkt *pkt = data_pkt(i, 64 + i * 16, ecns[i % 4]);
+
+		cr_assert_eq(wg_underlay_queue(&a, &to_b[i % 2], pkt), 0);
+	}
+	cr_assert_eq(dev.pool.outstanding, 2 * per_family, "queued packets belong to the batch");
+	cr_assert_eq(wg_underlay_flush(&a), 0);
+	cr_assert_eq(a.stats.sent, 2 * per_family);
+	cr_assert_eq(dev.pool.outstanding, 0, "sent packets go back to the pool");
+	for (uint32_t i = 0; i < 2 * per_family; i++) {
+		int fd = i % 2 ? b.fd6 : b.fd4;
+		struct wg_pkt *pkt = recv_one(&b, fd);
+
+		expect_payload(pkt, i, 64 + i * 16);
+		cr_assert_eq(pkt->src.remote.addr.sa_family, afs[i % 2]);
+		cr_assert_eq(remote_port(&pkt->src), a.port);
+		cr_assert(pkt->src.has_src, "the local address is reported");
+		cr_assert_eq(pkt->outer_ecn, cake_ecn_encap(ecns[i % 4]), "datagram %u", i);
+		if (ecns[i % 4] != CAKE_ECN_CE)
+			cr_assert_eq(pkt->outer_ecn, ecns[i % 4], "ECT and not-ECT are copied");
+		wg_device_pkt_put(&dev, pkt);
+	}
+	cr_assert_eq(b.stats.received, 2 * per_family);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
+/* Control messages go out at once: handshakes marked AF41, a keepalive (data) is not. */
+Test(underlay, handshakes_marked_af41)
+{
+	static const struct {
+		uint8_t type;
+		size_t len;
+		uint8_t tos;
+	} cases[] = {
+		{MESSAGE_HANDSHAKE_INITIATION, MESSAGE_HANDSHAKE_INITIATION_LEN, 0x88},
+		{MESSAGE_HANDSHAKE_RESPONSE, MESSAGE_HANDSHAKE_RESPONSE_LEN, 0x88},
+		{MESSAGE_HANDSHAKE_COOKIE, MESSAGE_HANDSHAKE_COOKIE_LEN, 0x88},
+		{MESSAGE_DATA, MESSAGE_MINIMUM_LENGTH, 0},
+	};
+	struct wg_underlay a;
+	struct wg_udp b;
+	struct wg_udp_config cfg = {0};
+	uint8_t msg[256] = {0}, in[RX_MAX];
+	struct wg_udp_rx rx = {.buf = in, .cap = sizeof(in)};
+
+	open_underlay(&a, 0);
+	cr_assert_eq(wg_udp_open(&b, &cfg), 0);
+	for (size_t i = 0; i < WG_ARRAY_SIZE(cases); i++) {
+		for (int f = 0; f < WG_UDP_FAMILIES; f++) {
+			struct wg_endpoint ep = f == WG_UDP_V4
+							? endpoint(AF_INET, "127.0.0.1", b.port)
+							: endpoint(AF_INET6, "::1", b.port);
+
+			msg[0] = cases[i].type;
+			wg_underlay_send_now(&a, &ep, msg, cases[i].len);
+			cr_assert(wait_fd(b.fd[f], POLLIN), "case %zu family %d", i, f);
+			cr_assert_eq(wg_udp_recv(&b, (enum wg_udp_family)f, &rx, 1), 1);
+			cr_assert_eq(rx.len, cases[i].len);
+			cr_assert_eq(rx.tos, cases[i].tos, "case %zu family %d: tos %#x", i, f,
+				     rx.tos);
+		}
+	}
+	wg_underlay_close(&a);
+	wg_udp_close(&b);
+}
+
+/*
+ * A slow qdisc (tbf) on lo holds the datagrams, so the send buffer fills. Sending the way
+ * the daemon does (queue until -EAGAIN, wait for the blocked socket, flush), every packet
+ * arrives exactly once, and every buffer comes back. (Not necessarily in order: tbf's
+ * timer may hand packets to lo on either CPU, and each CPU delivers its own backlog.)
+ */
+static void backpressure(enum wg_udp_family f)
+{
+	enum { N = 1500, LEN = 1200 };
+	struct wg_underlay a;
+	struct wg_udp b;
+	struct wg_udp_config cfg = {0};
+	struct wg_endpoint to_b;
+	static uint8_t in[WG_UDP_BATCH_MAX][RX_MAX];
+	struct wg_udp_rx rx[WG_UDP_BATCH_MAX];
+	static bool seen[N];
+	uint32_t got = 0;
+
+	if (system("tc qdisc add dev lo root tbf rate 200mbit burst 3000 limit 8000000") != 0)
+		cr_skip_test("needs tc with tbf");
+	open_underlay(&a, 0);
+	cr_assert_eq(wg_udp_open(&b, &cfg), 0);
+	to_b = f == WG_UDP_V4 ? endpoint(AF_INET, "127.0.0.1", b.port)
+			      : endpoint(AF_INET6, "::1", b.port);
+	for (uint32_t i = 0; i < N; i++) {
+		struct wg_pkt *pkt = data_pkt(i, LEN, 0);
+
+		while (wg_underlay_queue(&a, &to_b, pkt) == -EAGAIN) {
+			cr_assert_eq(wg_underlay_blocked_fd(&a), a.udp.fd[f]);
+			cr_assert(wait_fd(wg_underlay_blocked_fd(&a), POLLOUT), "never writable");
+			(void)wg_underlay_flush(&a);
+		}
+	}
+	while (wg_underlay_flush(&a) == -EAGAIN)
+		cr_assert(wait_fd(wg_underlay_blocked_fd(&a), POLLOUT), "never writable");
+	cr_assert_gt(a.stats.blocked, 0, "the send buffer never filled");
+	cr_assert_eq(a.stats.sent, N);
+	cr_assert_eq(a.stats.send_errors, 0);
+	cr_assert_eq(dev.pool.outstanding, 0);
+	while (got < N) {
+		int n;
+
+		for (int i = 0; i < WG_UDP_BATCH_MAX; i++)
+			rx[i] = (struct wg_udp_rx){.buf = in[i], .cap = sizeof(in[i])};
+		n = wg_udp_recv(&b, f, rx, WG_UDP_BATCH_MAX);
+		cr_assert_geq(n, 0);
+		if (n == 0)
+			cr_assert(wait_fd(b.fd[f], POLLIN), "%u of %u arrived", got, N);
+		for (int i = 0; i < n; i++, got++) {
+			uint32_t seq;
+
+			memcpy(&seq, in[i] + 4, sizeof(seq));
+			cr_assert_lt(seq, N);
+			cr_assert_not(seen[seq], "packet %u arrived twice", seq);
+			seen[seq] = true;
+		}
+	}
+	wg_underlay_close(&a);
+	wg_udp_close(&b);
+}
+
+Test(underlay, backpressure_keeps_every_packet_v4)
+{
+	backpressure(WG_UDP_V4);
+}
+
+Test(underlay, backpressure_keeps_every_packet_v6)
+{
+	backpressure(WG_UDP_V6);
+}
+
+/* An endpoint without an address, or one the kernel refuses, costs that packet only. */
+Test(underlay, refused_packets_counted_and_returned)
+{
+	struct wg_underlay a, b;
+	struct wg_endpoint none, good, unrouted;
+	struct wg_pkt *pkt;
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	memset(&none, 0, sizeof(none));
+	good = endpoint(AF_INET, "127.0.0.1", b.port);
+	unrouted = endpoint(AF_INET, "192.0.2.1", b.port);
+	cr_assert_eq(wg_underlay_queue(&a, &none, data_pkt(0, 64, 0)), 0);
+	cr_assert_eq(a.stats.send_errors, 1);
+	cr_assert_eq(dev.pool.outstanding, 0, "an unaddressed packet goes back at once");
+	cr_assert_eq(wg_underlay_queue(&a, &good, data_pkt(1, 64, 0)), 0);
+	cr_assert_eq(wg_underlay_queue(&a, &unrouted, data_pkt(2, 64, 0)), 0);
+	cr_assert_eq(wg_underlay_queue(&a, &good, data_pkt(3, 64, 0)), 0);
+	cr_assert_eq(wg_underlay_flush(&a), 0, "a refused packet does not hold up the batch");
+	cr_assert_eq(a.stats.sent, 2);
+	cr_assert_eq(a.stats.send_errors, 2);
+	cr_assert_eq(dev.pool.outstanding, 0);
+	pkt = recv_one(&b, b.fd4);
+	expect_payload(pkt, 1, 64);
+	wg_device_pkt_put(&dev, pkt);
+	pkt = recv_one(&b, b.fd4);
+	expect_payload(pkt, 3, 64);
+	wg_device_pkt_put(&dev, pkt);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
+/* A datagram larger than the pool's buffers is counted and handed over empty. */
+Test(underlay, truncated_datagram)
+{
+	struct wg_underlay b;
+	struct wg_udp a;
+	struct wg_udp_config cfg = {0};
+	static uint8_t big[3000];
+	struct wg_endpoint to_b;
+	struct wg_udp_tx tx = {.buf = big, .len = sizeof(big), .ep = &to_b};
+	struct wg_udp_send_result res;
+	struct wg_pkt *pkt;
+
+	open_underlay(&b, 0);
+	cr_assert_eq(wg_udp_open(&a, &cfg), 0);
+	to_b = endpoint(AF_INET, "127.0.0.1", b.port);
+	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL);
+	pkt = recv_one(&b, b.fd4);
+	cr_assert_eq(pkt->msg_len, 0);
+	cr_assert_eq(b.stats.truncated, 1);
+	cr_assert_eq(b.stats.received, 1);
+	wg_device_pkt_put(&dev, pkt);
+	cr_assert_eq(wg_underlay_recv(&b, 12345, &pkt, 1), 0, "not one of our sockets");
+	wg_underlay_close(&b);
+	wg_udp_close(&a);
+}
+
+/*
+ * The peer's endpoint (const to the underlay) keeps naming a local address that is gone:
+ * each packet still goes, the kernel is asked once, and the caller's endpoint is not
+ * written to.
+ */
+Test(underlay, vanished_source)
+{
+	struct wg_underlay a, b;
+	struct wg_endpoint stale;
+	struct wg_pkt *pkt;
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	stale = endpoint(AF_INET, "127.0.0.1", b.port);
+	stale.has_src = true;
+	cr_assert_eq(inet_pton(AF_INET, "192.0.2.99", &stale.src4), 1);
+	for (uint32_t i = 0; i < 3; i++) {
+		cr_assert_eq(wg_underlay_queue(&a, &stale, data_pkt(i, 80, 0)), 0);
+		cr_assert_eq(wg_underlay_flush(&a), 0);
+		cr_assert(stale.has_src, "the caller's endpoint was changed");
+		pkt = recv_one(&b, b.fd4);
+		expect_payload(pkt, i, 80);
+		wg_device_pkt_put(&dev, pkt);
+	}
+	pkt = data_pkt(9, 92, 0);
+	wg_underlay_send_now(&a, &stale, wg_pkt_msg(pkt), 92);
+	wg_device_pkt_put(&dev, pkt);
+	cr_assert(stale.has_src);
+	pkt = recv_one(&b, b.fd4);
+	expect_payload(pkt, 9, 92);
+	wg_device_pkt_put(&dev, pkt);
+	cr_assert_eq(a.stats.sent, 3);
+	cr_assert_eq(a.stats.send_errors, 0);
+	cr_assert_eq(a.udp.stats.sticky_resets, 1, "the kernel was asked again");
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
+static unsigned int rebound_calls;
+
+static void count_rebound(void *ctx)
+{
+	cr_assert_eq(ctx, &rebound_calls);
+	rebound_calls++;
+}
+
+static uint16_t bound_port(int fd)
+{
+	union wg_ipaddr_sockaddr sa;
+	socklen_t len = sizeof(sa);
+
+	cr_assert_eq(getsockname(fd, &sa.addr, &len), 0);
+	return ntohs(sa.addr.sa_family == AF_INET ? sa.addr4.sin_port : sa.addr6.sin6_port);
+}
+
+/* A UDP socket on some free port of one family, to take that port away. */
+static int squat(int af, uint16_t *port)
+{
+	union wg_ipaddr_sockaddr sa;
+	socklen_t len = af == AF_INET ? sizeof(sa.addr4) : sizeof(sa.addr6);
+	int fd = socket(af, SOCK_DGRAM, 0);
+
+	cr_assert_geq(fd, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.addr.sa_family = (sa_family_t)af;
+	cr_assert_eq(bind(fd, &sa.addr, len), 0);
+	*port = bound_port(fd);
+	return fd;
+}
+
+/* A new port moves both sockets and tells the daemon; a taken one keeps the old sockets. */
+Test(underlay, rebind)
+{
+	struct wg_underlay u;
+	struct wg_endpoint self;
+	uint16_t free_port, taken;
+	int fd, blocker;
+
+	cr_assert_eq(wg_underlay_open(&u, &dev, 0, count_rebound, &rebound_calls), 0);
+	cr_assert_eq(rebound_calls, 0);
+	fd = squat(AF_INET6, &free_port); /* free for v4, and free for v6 once closed */
+	close(fd);
+	self = endpoint(AF_INET, "127.0.0.1", u.port);
+	cr_assert_eq(wg_underlay_queue(&u, &self, data_pkt(0, 64, 0)), 0);
+	cr_assert_eq(wg_underlay_rebind(&u, free_port), 0);
+	cr_assert_eq(rebound_calls, 1);
+	cr_assert_eq(u.port, free_port);
+	cr_assert_eq(bound_port(u.fd4), free_port);
+	cr_assert_eq(bound_port(u.fd6), free_port);
+	cr_assert_eq(dev.pool.outstanding, 0, "batched packets of the old sockets are dropped");
+
+	blocker = squat(AF_INET, &taken);
+	cr_assert_eq(wg_underlay_rebind(&u, taken), -EADDRINUSE);
+	cr_assert_eq(rebound_calls, 2);
+	cr_assert_eq(u.port, free_port, "the old port stays");
+	cr_assert_eq(bound_port(u.fd4), free_port);
+	cr_assert_eq(bound_port(u.fd6), free_port);
+	close(blocker);
+
+	cr_assert_eq(wg_underlay_rebind(&u, free_port), 0, "the same port: closed first");
+	cr_assert_eq(bound_port(u.fd4), free_port);
+	cr_assert_eq(wg_underlay_set_fwmark(&u, 77), 0);
+	cr_assert_eq(u.fwmark, 77);
+	cr_assert_eq(wg_underlay_rebind(&u, 0), 0);
+	cr_assert_neq(u.port, free_port);
+	cr_assert_eq(u.fwmark, 77, "the mark survives a rebind");
+	cr_assert_eq(rebound_calls, 4);
+	wg_underlay_close(&u);
+	cr_assert_eq(u.fd4, -1);
+	cr_assert_eq(u.fd6, -1);
+}
+
+/* The daemon closes an underlay it never opened (setup failed early): nothing happens. */
+Test(underlay, close_never_opened)
+{
+	struct wg_underlay u;
+	int before = fcntl(0, F_GETFD);
+
+	memset(&u, 0, sizeof(u));
+	u.fd4 = u.fd6 = -1;
+	wg_underlay_close(&u);
+	cr_assert_eq(fcntl(0, F_GETFD) >= 0, before >= 0, "closed a descriptor it never had");
+}
