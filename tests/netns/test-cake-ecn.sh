@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ECN through cakewg (issue 5's acceptance tests, part 2): "an ECT flow is marked (not
+# dropped) and the mark survives decapsulation at a wireguard-go peer".
+#  1. cakewg shapes at 5 Mbit/s; a cubic TCP upload that negotiated ECN (tcp_ecn=1 on
+#     both ends) is CE-marked by CAKE, with next to no drops; the receiver is cakewg in
+#     one run and wireguard-go in the other, and in both the receiver's stack gets
+#     CE-marked inner packets (counted on its tunnel device) and the sender hears of them
+#     (TcpExtTCPDeliveredCE, ss's delivered_ce).
+#  2. RFC 6040 at a cakewg receiver: nftables on the path marks the outer header of one
+#     ECT datagram in 50 CE (CAKE unlimited, so CAKE hardly marks); every outer CE becomes
+#     an inner CE on the receiver's tunnel device, and no packet is dropped for ECN.
+#     Skipped without nft (this kernel has no netem and no tc actions).
+#
+#   ns $P-a                                   ns $P-b
+#   $P"wa" cakewg 198.19.0.1 ================ $P"wb" cakewg | wireguard-go 198.19.0.2
+#     CAKE bandwidth 5mbit                        ^ capture.py: inner TCP, ECN field
+#   $P"a" veth 198.18.0.1 <-------------------> $P"b" veth 198.18.0.2
+#     (part 2: nft sets CE on 1 in 50)            ^ capture.py: outer ECN field
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib-cake.sh"
+require_root wg iperf3 python3 ss tc
+need_cubic_host() {
+	grep -qw cubic /proc/sys/net/ipv4/tcp_available_congestion_control || skip "no cubic"
+}
+need_cubic_host
+
+teardown_pair() {
+	local ns pid
+	for ns in "${NETNS[@]}"; do
+		for pid in $(ip netns pids "$ns"); do kill "$pid"; done
+		ip netns del "$ns"
+	done
+	NETNS=()
+	sleep 0.3
+}
+
+# ecn_pair IMPL_B: the pair with ECN negotiated by TCP in both namespaces.
+ecn_pair() {
+	cake_pair "$1" 4
+	n a sysctl -qw net.ipv4.tcp_ecn=1
+	n b sysctl -qw net.ipv4.tcp_ecn=1
+}
+
+# upload SECS: a cubic TCP upload A -> B. Sets RATE (goodput, Mbit/s) and SS_CE (the
+# sender's delivered_ce from ss, sampled mid-way).
+upload() {
+	local secs=$1 pid
+	iperf_server b 5201
+	n a timeout $((secs + 20)) iperf3 -c 198.19.0.2 -t "$secs" -C cubic -J >"$TMP/up.json" 2>&1 &
+	pid=$!
+	sleep $((secs / 2))
+	SS_CE=$(n a ss -tin dst 198.19.0.2 | sed -n 's/.* delivered_ce:\([0-9]*\).*/\1/p' | sort -n | tail -n 1)
+	wait $pid || { cat "$TMP/up.json"; die "the upload failed"; }
+	RATE=$(iperf_json "$TMP/up.json" "round(r['end']['sum_received']['bits_per_second'] / 1e6, 2)")
+}
+
+# marked_by_cake IMPL_B
+marked_by_cake() {
+	local impl=$1 cap rate marks drops ce ect ce_kernel delivered_ce
+	log "== 1. CAKE marks an ECN flow at 5 Mbit/s; the receiver is $impl"
+	ecn_pair "$impl"
+	n a "$CAKEWG" set "${P}wa" cake bandwidth 5mbit
+	capture_start inner b "${P}wb" --tcp --direction in
+	upload 8
+	rate=$RATE
+	capture_stop inner
+	cap=$CAP
+	marks=$(tin_field "${P}wa" 1 ecn_mark)
+	drops=$(tin_field "${P}wa" 1 drops)
+	ce=$(jget "$cap" "j['ecn'][3]")
+	ect=$(jget "$cap" "j['ecn'][2]")
+	ce_kernel=$(kstat b IpExtInCEPkts)
+	delivered_ce=$(kstat a TcpExtTCPDeliveredCE)
+	log "$impl: goodput $rate Mbit/s; Best Effort tin: $marks marks, $drops drops"
+	log "$impl: inner packets at the receiver: $(jget "$cap" "j['packets']") TCP, $ect ECT(0), $ce CE"
+	log "$impl: receiver IpExtInCEPkts $ce_kernel (outer and inner); sender" \
+		"TcpExtTCPDeliveredCE $delivered_ce, ss delivered_ce ${SS_CE:-?} mid-transfer"
+	le "$rate" 5.5 && le 3.5 "$rate" || die "$impl: goodput $rate Mbit/s through a 5 Mbit/s shaper"
+	[ "$ect" -gt $(( $(jget "$cap" "j['packets']") / 2 )) ] || die "$impl: the flow did not negotiate ECN"
+	[ "$marks" -gt 0 ] || die "$impl: CAKE marked nothing"
+	[ $((drops * 10)) -le "$marks" ] || die "$impl: CAKE dropped $drops ECT packets for $marks marks"
+	[ "$ce" -gt 0 ] || die "$impl: no CE-marked inner packet reached the receiver"
+	[ "$ce" -le "$marks" ] || die "$impl: $ce inner CE packets, but CAKE marked only $marks"
+	[ "$ce" -ge $((marks * 9 / 10)) ] || die "$impl: CAKE marked $marks packets, $ce arrived CE"
+	[ "$ce_kernel" -ge "$ce" ] || die "$impl: the receiver's stack counted $ce_kernel CE packets"
+	[ "$delivered_ce" -gt 0 ] || die "$impl: the sender never heard of a CE mark"
+	teardown_pair
+}
+
+marked_by_cake cakewg
+if command -v wireguard-go >/dev/null; then
+	marked_by_cake wggo
+else
+	log "SKIP: no wireguard-go: the wireguard-go receiver is not tested"
+fi
+
+log "== 2. RFC 6040 decapsulation: outer CE from the path becomes inner CE at cakewg"
+# This kernel has no netem and no tc actions: nftables marks one ECT(0) datagram in 50
+# CE on its way out of A, as a congested router would.
+if ! command -v nft >/dev/null; then
+	log "SKIP: no nft to mark the outer header on the path"
+	finish
+	exit 0
+fi
+ecn_pair cakewg
+printf '%s\n' "table ip ${P}ecn {" "chain post {" \
+	"type filter hook postrouting priority 0; policy accept;" \
+	"udp dport 10002 ip ecn ect0 numgen inc mod 50 0 ip ecn set ce" "}" "}" >"$TMP/ecn.nft"
+if ! n a nft -f "$TMP/ecn.nft"; then
+	log "SKIP: nftables cannot set the ECN field here"
+	finish
+	exit 0
+fi
+capture_start outer b "${P}b" --udp-port 10002 --direction in
+capture_start inner b "${P}wb" --tcp --direction in
+upload 5
+rate=$RATE
+capture_stop inner
+inner=$CAP
+capture_stop outer
+outer=$CAP
+outer_ce=$(jget "$outer" "j['ecn'][3]")
+inner_ce=$(jget "$inner" "j['ecn'][3]")
+cake_marks=$(jget "$(cake_json "${P}wa")" "sum(t['ecn_mark'] for t in j['tins'])")
+ecn_drops=$(ext_val "${P}wb" rx_ecn_drops)
+log "goodput $rate Mbit/s; outer CE $outer_ce of $(jget "$outer" "j['packets']") datagrams;" \
+	"inner CE $inner_ce; marked by A's CAKE $cake_marks; B's rx_ecn_drops $ecn_drops"
+[ "$outer_ce" -gt 20 ] || die "only $outer_ce datagrams arrived CE"
+[ "$(jget "$outer" "j['kernel_drops']")" = 0 ] && [ "$(jget "$inner" "j['kernel_drops']")" = 0 ] ||
+	die "a capture lost packets: the counts cannot be compared"
+[ "$inner_ce" -ge "$outer_ce" ] || die "$outer_ce datagrams arrived CE, only $inner_ce inner packets are CE"
+[ "$inner_ce" -le $((outer_ce + cake_marks)) ] ||
+	die "$inner_ce inner CE packets: more than $outer_ce outer CE + $cake_marks CAKE marks"
+[ "$ecn_drops" = 0 ] || die "B dropped $ecn_drops ECT packets for ECN"
+[ "$(kstat a TcpExtTCPDeliveredCE)" -gt 0 ] || die "the sender never heard of the CE marks"
+finish
