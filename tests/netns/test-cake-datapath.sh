@@ -20,6 +20,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib-cake.sh"
 require_root wg iperf3 python3 ping
+need_cubic
 
 BOUND=$((TUN_MTU + WG_V6_OVERHEAD))
 

@@ -20,10 +20,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib-cake.sh"
 require_root wg iperf3 python3 ss tc
-need_cubic_host() {
-	grep -qw cubic /proc/sys/net/ipv4/tcp_available_congestion_control || skip "no cubic"
-}
-need_cubic_host
+need_cubic
 
 teardown_pair() {
 	local ns pid

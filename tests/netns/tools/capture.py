@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Counts the IP packets on one interface, for the namespace end-to-end tests.
 
-    capture.py IFACE [--udp-port PORT | --tcp] [--direction out|in|any]
+    capture.py IFACE [--udp-port PORT | --tcp | --proto N] [--direction out|in|any]
                [--limit BYTES] [--seconds S] [--ready FILE]
 
 Opens an AF_PACKET socket on IFACE (Ethernet or a TUN device without link header),
@@ -59,6 +59,7 @@ def parse_args():
     ap.add_argument("iface")
     ap.add_argument("--udp-port", type=int, help="only UDP with this source or destination port")
     ap.add_argument("--tcp", action="store_true", help="only TCP")
+    ap.add_argument("--proto", type=int, help="only this IP protocol (1: ICMP, 58: ICMPv6)")
     ap.add_argument("--direction", choices=("out", "in", "any"), default="any")
     ap.add_argument("--limit", type=int, default=0, help="count packets longer than this")
     ap.add_argument("--seconds", type=float, default=60.0, help="stop after this long")
@@ -147,7 +148,7 @@ def handle(c, args, view, n, hatype):
     if not hdr:
         return
     _, tos, ihl, tot, proto, is_frag = hdr
-    if args.tcp and proto != IPPROTO_TCP:
+    if args.tcp and proto != IPPROTO_TCP or args.proto is not None and proto != args.proto:
         return
     if args.udp_port is not None:
         # A later fragment has no ports: every UDP fragment counts (the underlay of a
