@@ -1,0 +1,710 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Analysis half of tools/bench: the shell scripts run the traffic, this file reads what
+it left behind (ping output, iperf3 JSON, cakewg_get replies), keeps one JSON record
+per run in a .jsonl file, and prints the tables and the SVG plot from those records.
+
+Standard library only (no matplotlib here): the plot is SVG written by hand.
+
+Subcommands:
+  uapi SOCK                         stdin is a UAPI request; prints the reply body
+  offloads IFNAME...                a device's offload flags (ethtool ioctls)
+  snap SOCK OUT [SOCK OUT]...       cakewg_get=1 replies of several daemons into files
+  lat-record FILE key=value...      appends one latency run (see cmd_lat_record)
+  lat-report FILE                   tables and target verdicts of the latency suite
+  svg FILE OUT topo rate load       RTT over time, cakewg vs wireguard-go
+  tput-record FILE key=value...     appends one throughput run
+  tput-report FILE                  medians, CPU seconds per GB and ratios
+"""
+import json
+import math
+import os
+import re
+import socket
+import statistics
+import sys
+
+IMPL_NAMES = {"cakewg": "cakewg", "wggo": "wireguard-go"}
+LOADS = ["idle", "tcp_nup", "rrul", "udpflood"]
+TOPOS = ["remote", "local"]
+
+# Targets of the latency issue (ms, fractions).
+REMOTE_DP99_MS = 5.0
+LOCAL_DP99_MS = 10.0
+UDPFLOOD_DP99_MS = 5.0
+UDPFLOOD_LOSS_MAX = 0.01
+GOODPUT_OF_SHAPED_MIN = 0.90
+JAIN_MIN = 0.95
+# Larger than any MTU-sized datagram of a 1500-byte underlay: a GSO super-packet.
+SUPER_PACKET_MIN_BYTES = 1600
+
+
+# ---------------------------------------------------------------- small helpers
+def percentile(values, p):
+    """Nearest-rank percentile of a non-empty list."""
+    v = sorted(values)
+    k = max(0, math.ceil(p / 100.0 * len(v)) - 1)
+    return v[k]
+
+
+def jain(xs):
+    xs = [x for x in xs if x is not None]
+    if len(xs) < 2:
+        return None
+    s = sum(xs)
+    sq = sum(x * x for x in xs)
+    return (s * s) / (len(xs) * sq) if sq > 0 else None
+
+
+def fmt(v, spec="%.1f", none="-"):
+    return none if v is None else spec % v
+
+
+def kv_args(items):
+    out = {}
+    for it in items:
+        k, _, v = it.partition("=")
+        out[k] = v
+    return out
+
+
+def read_jsonl(path):
+    recs = []
+    if not os.path.exists(path):
+        return recs
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                recs.append(json.loads(line))
+    return recs
+
+
+def append_jsonl(path, rec):
+    with open(path, "a") as f:
+        f.write(json.dumps(rec, sort_keys=True) + "\n")
+
+
+# ---------------------------------------------------------------- UAPI
+def uapi_request(path, req):
+    """The reply body of one UAPI request and its errno (None: no errno line)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.connect(path)
+    s.sendall(req.encode())
+    buf = b""
+    end = re.compile(rb"(?:^|\n)errno=-?\d+\n\n$")
+    while not end.search(buf):
+        try:
+            d = s.recv(65536)
+        except socket.timeout:
+            break
+        if not d:
+            break
+        buf += d
+    s.close()
+    text = buf.decode(errors="replace")
+    m = re.search(r"(?:^|\n)errno=(-?\d+)\n", text)
+    if not m:
+        return text, None
+    return text[: m.start() + (1 if m.group(0).startswith("\n") else 0)], int(m.group(1))
+
+
+def cmd_uapi(argv):
+    body, err = uapi_request(argv[0], sys.stdin.read())
+    if err is None:
+        sys.stderr.write("uapi: no errno line in the reply\n")
+        return 1
+    sys.stdout.write(body)
+    if err != 0:
+        sys.stderr.write("uapi: errno=%d\n" % err)
+        return 1
+    return 0
+
+
+def cmd_snap(argv):
+    """snap SOCK OUT [SOCK OUT]...: each daemon's cakewg_get=1 reply into its file."""
+    ret = 0
+    for sock, out in zip(argv[0::2], argv[1::2]):
+        body, err = uapi_request(sock, "cakewg_get=1\n\n")
+        with open(out, "w") as f:
+            f.write(body if err == 0 else "")
+        if err != 0:
+            sys.stderr.write("snap: %s answered errno=%s\n" % (sock, err))
+            ret = 1
+    return ret
+
+
+# ---------------------------------------------------------------- offloads
+# ethtool ioctls (linux/ethtool.h): each fills struct ethtool_value {u32 cmd, data}.
+SIOCETHTOOL = 0x8946
+ETHTOOL_FLAGS = (("tx-csum", 0x16), ("tso", 0x1E), ("gso", 0x23), ("gro", 0x2B))
+
+
+def cmd_offloads(argv):
+    """offloads IFNAME...: the offload flags of each device, one line each."""
+    import array
+    import fcntl
+    import struct
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for name in argv:
+        words = []
+        for label, cmd in ETHTOOL_FLAGS:
+            val = array.array("I", [cmd, 0])
+            ifr = struct.pack("16sP", name.encode(), val.buffer_info()[0])
+            try:
+                fcntl.ioctl(s.fileno(), SIOCETHTOOL, ifr)
+                words.append("%s %s" % (label, "on" if val[1] else "off"))
+            except OSError as e:
+                words.append("%s ?(%s)" % (label, os.strerror(e.errno)))
+        print("%s: %s" % (name, ", ".join(words)))
+    return 0
+
+
+# ---------------------------------------------------------------- parsers
+PING_LINE = re.compile(r"icmp_seq=(\d+) ttl=\d+ time=([\d.]+) ms(?! \(DUP)")
+PING_SUM = re.compile(r"(\d+) packets transmitted, (\d+) received")
+
+
+def parse_ping(path, interval_s):
+    """RTT samples and loss of one `ping -c N -i interval` run."""
+    rtts = {}
+    sent = None
+    try:
+        text = open(path).read()
+    except OSError:
+        text = ""
+    for m in PING_LINE.finditer(text):
+        rtts.setdefault(int(m.group(1)), float(m.group(2)))
+    m = PING_SUM.search(text)
+    if m:
+        sent = int(m.group(1))
+    if sent is None:
+        sent = max(rtts) if rtts else 0
+    vals = list(rtts.values())
+    res = {"sent": sent, "received": len(vals), "loss": None, "med": None, "p99": None,
+           "max": None, "series": []}
+    if sent:
+        res["loss"] = max(0.0, 1.0 - len(vals) / float(sent))
+    if vals:
+        res["med"] = statistics.median(vals)
+        res["p99"] = percentile(vals, 99)
+        res["max"] = max(vals)
+        res["series"] = [[round((seq - 1) * interval_s, 3), rtts[seq]] for seq in sorted(rtts)]
+    return res
+
+
+def parse_iperf(path):
+    """Per-flow goodput (Mbit/s, receiver side) of one iperf3 -J client run."""
+    if not path:
+        return None
+    try:
+        r = json.load(open(path))
+    except (OSError, ValueError) as e:
+        return {"error": "no JSON (%s)" % e.__class__.__name__, "flows": [], "sum": None}
+    if "error" in r and not r.get("end", {}).get("streams"):
+        return {"error": r["error"], "flows": [], "sum": None}
+    start = r.get("start", {}).get("test_start", {})
+    blk = start.get("blksize", 0)
+    flows, retrans = [], 0
+    for st in r["end"].get("streams", []):
+        if "udp" in st:
+            u = st["udp"]
+            got = max(0, u.get("packets", 0) - u.get("lost_packets", 0))
+            secs = u.get("seconds") or 1.0
+            flows.append(got * blk * 8 / secs / 1e6)
+        else:
+            flows.append(st["receiver"]["bits_per_second"] / 1e6)
+            retrans += st.get("sender", {}).get("retransmits", 0) or 0
+    cc = r["end"].get("sender_tcp_congestion")
+    return {"flows": flows, "sum": sum(flows), "jain": jain(flows), "retransmits": retrans,
+            "cc": cc, "error": r.get("error")}
+
+
+def parse_cakewg_get(path):
+    """Counters of interest from a `cakewg_get=1` reply (None if absent)."""
+    if not path or not os.path.exists(path):
+        return None
+    out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0, "peer_egress_drops": 0,
+           "backpressure_stalls": 0, "underlay_send_errors": 0, "max_network_size": 0,
+           "egress_options": None, "ingress_options": None}
+    for line in open(path):
+        k, _, v = line.rstrip("\n").partition("=")
+        if k in ("cake_egress_json", "cake_ingress_json"):
+            try:
+                j = json.loads(v)
+            except ValueError:
+                continue
+            side = "egress" if k.startswith("cake_egress") else "ingress"
+            out[side + "_drops"] = j.get("drops", 0)
+            if side == "egress":
+                out["egress_marks"] = sum(t.get("ecn_mark", 0) for t in j.get("tins", []))
+                out["max_network_size"] = j.get("max_network_size", 0)
+        elif k == "cake_egress":
+            out["egress_options"] = v
+        elif k == "cake_ingress":
+            out["ingress_options"] = v
+        elif k == "egress_drops":
+            out["peer_egress_drops"] += int(v)
+        elif k in ("backpressure_stalls", "underlay_send_errors"):
+            out[k] = int(v)
+    return out
+
+
+QDISC_DROPS = re.compile(r"\(dropped (\d+),")
+
+
+def tunq_drops(before, after):
+    """Packets the client's TUN device queue (the kernel qdisc in front of the daemon)
+    dropped between two `tc -s qdisc show` snapshots."""
+    try:
+        b = sum(int(x) for x in QDISC_DROPS.findall(open(before).read()))
+        a = sum(int(x) for x in QDISC_DROPS.findall(open(after).read()))
+    except (OSError, TypeError):
+        return None
+    return a - b
+
+
+def cake_delta(before, after):
+    if not before or not after:
+        return None
+    d = {}
+    for k in ("egress_drops", "egress_marks", "ingress_drops", "peer_egress_drops",
+              "backpressure_stalls", "underlay_send_errors"):
+        d[k] = after[k] - before[k]
+    d["max_network_size_before"] = before["max_network_size"]
+    d["max_network_size"] = after["max_network_size"]
+    d["egress_options"] = after["egress_options"]
+    d["ingress_options"] = after["ingress_options"]
+    return d
+
+
+# ---------------------------------------------------------------- latency records
+def cmd_lat_record(argv):
+    """lat-record FILE topo= rate= load= impl= variant= ping= interval= up= down=
+    cake_c0= cake_c1= cake_s0= cake_s1= shaped= note="""
+    path, a = argv[0], kv_args(argv[1:])
+    rec = {
+        "topo": a["topo"], "rate": int(a["rate"]), "load": a["load"], "impl": a["impl"],
+        "variant": a.get("variant", "default"), "note": a.get("note", ""),
+        "shaped": float(a["shaped"]) if a.get("shaped") else None,
+        "duration": float(a.get("duration", 0)),
+        "ping": parse_ping(a["ping"], float(a.get("interval", "0.05"))),
+        "up": parse_iperf(a.get("up")), "down": parse_iperf(a.get("down")),
+        "cake_client": cake_delta(parse_cakewg_get(a.get("cake_c0")),
+                                  parse_cakewg_get(a.get("cake_c1"))),
+        "cake_server": cake_delta(parse_cakewg_get(a.get("cake_s0")),
+                                  parse_cakewg_get(a.get("cake_s1"))),
+        "tunq_drops": tunq_drops(a.get("tunq0"), a.get("tunq1")),
+        "loadavg": a.get("loadavg", ""),
+    }
+    append_jsonl(path, rec)
+    p = rec["ping"]
+    sys.stdout.write("  ping med %s p99 %s ms loss %s%%; up %s down %s Mbit/s\n" % (
+        fmt(p["med"], "%.2f"), fmt(p["p99"], "%.2f"),
+        fmt(None if p["loss"] is None else 100 * p["loss"], "%.1f"),
+        fmt(rec["up"]["sum"] if rec["up"] else None),
+        fmt(rec["down"]["sum"] if rec["down"] else None)))
+    return 0
+
+
+def find(recs, **kw):
+    for r in recs:
+        if all(r.get(k) == v for k, v in kw.items()):
+            return r
+    return None
+
+
+def idle_med(recs, r):
+    """The idle RTT the load is compared with: the median of the idle run. (Its p99 is
+    a poor reference on a shared host: one scheduling hiccup among a few hundred
+    probes moves it by tens of ms, and a higher reference would flatter the load.)"""
+    idle = find(recs, topo=r["topo"], rate=r["rate"], load="idle", impl=r["impl"],
+                variant="default")
+    return idle["ping"]["med"] if idle and idle["ping"]["med"] is not None else None
+
+
+def dp99(recs, r):
+    base = idle_med(recs, r)
+    p99 = r["ping"]["p99"]
+    return None if base is None or p99 is None else p99 - base
+
+
+def sums(r):
+    up = r["up"]["sum"] if r.get("up") else None
+    dn = r["down"]["sum"] if r.get("down") else None
+    return up, dn
+
+
+def jains(r):
+    return [x["jain"] for x in (r.get("up"), r.get("down")) if x and x.get("jain") is not None]
+
+
+def print_matrix(recs):
+    print("Matrix: ping every 50 ms through the tunnel (client -> server), RTT in ms;")
+    print("dp99 = p99 under load minus the idle median (same topology, rate, implementation);")
+    print("goodput = iperf3 receiver side, Mbit/s; Jain over the flows of each direction;")
+    print("drops e/i = cakewg's CAKE drops egress/ingress (client), stalls = times its underlay")
+    print("socket was full (backpressure); tunq = drops in the client TUN device's kernel queue.")
+    fmt_row = "%-6s %4s %-8s %-12s %7s %7s %7s %5s %6s %6s %11s %11s %7s %6s"
+    hdr = fmt_row % ("topo", "Mbit", "load", "impl", "med", "p99", "dp99", "loss%", "up",
+                     "down", "Jain up/dn", "drops e/i", "stalls", "tunq")
+    print(hdr)
+    print("-" * len(hdr))
+    order = {(t, l): (i, j) for i, t in enumerate(TOPOS) for j, l in enumerate(LOADS)}
+    rows = [r for r in recs if r["variant"] == "default"]
+    rows.sort(key=lambda r: (r["rate"], order.get((r["topo"], r["load"]), (9, 9)),
+                             r["impl"] != "cakewg"))
+    for r in rows:
+        p = r["ping"]
+        up, dn = sums(r)
+        ju = r["up"]["jain"] if r.get("up") else None
+        jd = r["down"]["jain"] if r.get("down") else None
+        c = r.get("cake_client")
+        drops = "%d/%d" % (c["egress_drops"], c["ingress_drops"]) if c else "-"
+        stalls = str(c["backpressure_stalls"]) if c else "-"
+        print(fmt_row % (
+            r["topo"], r["rate"], r["load"], IMPL_NAMES[r["impl"]], fmt(p["med"], "%.2f"),
+            fmt(p["p99"], "%.2f"), fmt(dp99(recs, r), "%+.1f"),
+            fmt(None if p["loss"] is None else 100 * p["loss"], "%.1f"), fmt(up), fmt(dn),
+            "%s/%s" % (fmt(ju, "%.2f"), fmt(jd, "%.2f")), drops, stalls,
+            fmt(r.get("tunq_drops"), "%d")))
+        for side in ("up", "down"):
+            x = r.get(side)
+            if x and x.get("error"):
+                print("       %s: iperf3 error: %s" % (side, x["error"]))
+    print()
+
+
+def verdict(ok):
+    return "n/a " if ok is None else ("PASS" if ok else "MISS")
+
+
+def target_rows(recs, r):
+    """(target text, measured text, ok, wireguard-go's value) for one cakewg record."""
+    out = []
+    go = find(recs, topo=r["topo"], rate=r["rate"], load=r["load"], impl="wggo",
+              variant="default")
+    d = dp99(recs, r)
+    gd = dp99(recs, go) if go else None
+    p = r["ping"]
+    if r["load"] in ("tcp_nup", "rrul"):
+        lim = REMOTE_DP99_MS if r["topo"] == "remote" else LOCAL_DP99_MS
+        out.append(("ping p99 - idle median <= %g ms" % lim, fmt(d, "%+.1f ms"),
+                    None if d is None else d <= lim, fmt(gd, "%+.1f ms")))
+    if r["load"] == "udpflood":
+        loss = p["loss"]
+        gl = go["ping"]["loss"] if go else None
+        out.append(("ping loss < %g%%" % (100 * UDPFLOOD_LOSS_MAX),
+                    fmt(None if loss is None else 100 * loss, "%.1f%%"),
+                    None if loss is None else loss < UDPFLOOD_LOSS_MAX,
+                    fmt(None if gl is None else 100 * gl, "%.1f%%")))
+        out.append(("ping p99 - idle median <= %g ms" % UDPFLOOD_DP99_MS, fmt(d, "%+.1f ms"),
+                    None if d is None else d <= UDPFLOOD_DP99_MS, fmt(gd, "%+.1f ms")))
+    if r["topo"] == "remote" and r["load"] in ("tcp_nup", "rrul") and r["shaped"]:
+        need = GOODPUT_OF_SHAPED_MIN * r["shaped"]
+        for side in ("up", "down"):
+            x = r.get(side)
+            if not x:
+                continue
+            gx = go.get(side) if go else None
+            out.append(("goodput %s >= %.1f Mbit/s (90%% of %.1f)" % (side, need, r["shaped"]),
+                        fmt(x["sum"], "%.1f"), None if x["sum"] is None else x["sum"] >= need,
+                        fmt(gx["sum"] if gx else None, "%.1f")))
+    if r["load"] in ("tcp_nup", "rrul", "udpflood"):
+        for side in ("up", "down"):
+            x = r.get(side)
+            if not x:
+                continue
+            gx = go.get(side) if go else None
+            out.append(("Jain %s >= %.2f" % (side, JAIN_MIN), fmt(x.get("jain"), "%.3f"),
+                        None if x.get("jain") is None else x["jain"] >= JAIN_MIN,
+                        fmt(gx.get("jain") if gx else None, "%.3f")))
+    return out
+
+
+def print_targets(recs):
+    print("Targets (cakewg; the last column is wireguard-go in the same run for reference):")
+    hdr = "%-6s %4s %-8s  %-40s %12s  %-4s %14s" % ("topo", "Mbit", "load", "target",
+                                                    "cakewg", "", "wireguard-go")
+    print(hdr)
+    print("-" * len(hdr))
+    npass = nmiss = 0
+    rows = [r for r in recs if r["variant"] == "default" and r["impl"] == "cakewg"]
+    order = {(t, l): (i, j) for i, t in enumerate(TOPOS) for j, l in enumerate(LOADS)}
+    rows.sort(key=lambda r: (r["rate"], order.get((r["topo"], r["load"]), (9, 9))))
+    for r in rows:
+        for text, meas, ok, gov in target_rows(recs, r):
+            npass += ok is True
+            nmiss += ok is False
+            print("%-6s %4d %-8s  %-40s %12s  %-4s %14s" % (
+                r["topo"], r["rate"], r["load"], text, meas, verdict(ok), gov))
+    print("targets met: %d, missed: %d" % (npass, nmiss))
+    print()
+
+
+def print_seeds(recs):
+    seeds = [r for r in recs if r["variant"] != "default"]
+    if not seeds:
+        return
+    print("Side by side (cakewg; the ping is the competing sparse flow; added50/added99 =")
+    print("median/p99 minus the idle median):")
+    hdr = "%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
+        "variant", "topo", "Mbit", "load", "med", "p99", "added50", "added99", "up",
+        "maxlen B", "drops", "stalls")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in seeds:
+        p = r["ping"]
+        idle = find(recs, topo=r["topo"], rate=r["rate"], load="idle", impl=r["impl"],
+                    variant="default")
+        a50 = a99 = None
+        if idle and idle["ping"]["med"] is not None and p["med"] is not None:
+            a50 = p["med"] - idle["ping"]["med"]
+            a99 = p["p99"] - idle["ping"]["med"]
+        c = r.get("cake_client") or {}
+        up, _ = sums(r)
+        print("%-28s %-6s %4d %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
+            r["variant"], r["topo"], r["rate"], r["load"], fmt(p["med"], "%.2f"),
+            fmt(p["p99"], "%.2f"), fmt(a50, "%+.2f"), fmt(a99, "%+.2f"), fmt(up),
+            c.get("max_network_size", "-"), c.get("egress_drops", "-"),
+            c.get("backpressure_stalls", "-")))
+        if r.get("note"):
+            print("    note: %s" % r["note"])
+        if r["variant"] == "no-split-gso" and c:
+            biggest = c.get("max_network_size", 0)
+            if biggest <= SUPER_PACKET_MIN_BYTES:
+                print("    no super-packet reached CAKE (largest %d B), so split-gso and"
+                      " no-split-gso cannot differ in this run (see the TUN offloads line)"
+                      % biggest)
+            else:
+                print("    super-packets reached CAKE as one unit (largest %d B)" % biggest)
+    print()
+
+
+def print_backpressure(recs):
+    rows = [r for r in recs if r["variant"] == "default" and r["topo"] == "local"
+            and r["load"] != "idle"]
+    if not rows:
+        return
+    print("Backpressure (local bottleneck, cakewg Cake = unlimited, client side counters):")
+    hdr = "%4s %-8s %-12s %8s %8s %10s %11s %9s %10s" % (
+        "Mbit", "load", "impl", "p99", "dp99", "CAKE drops", "CAKE marks", "stalls",
+        "send errs")
+    print(hdr)
+    print("-" * len(hdr))
+    rows.sort(key=lambda r: (r["rate"], LOADS.index(r["load"]), r["impl"] != "cakewg"))
+    for r in rows:
+        c = r.get("cake_client")
+        print("%4d %-8s %-12s %8s %8s %10s %11s %9s %10s" % (
+            r["rate"], r["load"], IMPL_NAMES[r["impl"]], fmt(r["ping"]["p99"], "%.2f"),
+            fmt(dp99(recs, r), "%+.1f"), c["egress_drops"] if c else "-",
+            c["egress_marks"] if c else "-", c["backpressure_stalls"] if c else "-",
+            c["underlay_send_errors"] if c else "-"))
+    print("with backpressure: the rows above (stalls = times the underlay socket was full and")
+    print("CAKE waited for it). Without backpressure: NOT MEASURED. cakewg has no switch that")
+    print("turns it off (the small send buffer and the wait for writability are always on), so")
+    print("there is no cakewg run without it to compare; wireguard-go's rows are another")
+    print("implementation (no AQM either), not cakewg without backpressure.")
+    print()
+
+
+def cmd_lat_report(argv):
+    recs = read_jsonl(argv[0])
+    if not recs:
+        print("no runs recorded")
+        return 1
+    print_matrix(recs)
+    print_targets(recs)
+    print_seeds(recs)
+    print_backpressure(recs)
+    return 0
+
+
+# ---------------------------------------------------------------- SVG
+SVG_W, SVG_H = 960, 440
+PLOT_L, PLOT_R, PLOT_T, PLOT_B = 70, 930, 50, 380
+COLORS = {"cakewg": "#1f6fb4", "wggo": "#d0432b"}
+
+
+def ylog(ms, lo, hi):
+    ms = min(max(ms, lo), hi)
+    f = (math.log10(ms) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+    return PLOT_B - f * (PLOT_B - PLOT_T)
+
+
+def xlin(t, tmax):
+    return PLOT_L + (t / tmax) * (PLOT_R - PLOT_L) if tmax > 0 else PLOT_L
+
+
+def svg_text(x, y, s, anchor="middle", size=12, extra=""):
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
+    return ('<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s" %s>%s</text>' %
+            (x, y, size, anchor, extra, s))
+
+
+def cmd_svg(argv):
+    path, out, topo, rate, load = argv[0], argv[1], argv[2], int(argv[3]), argv[4]
+    recs = read_jsonl(path)
+    series = []
+    for impl in ("cakewg", "wggo"):
+        r = find(recs, topo=topo, rate=rate, load=load, impl=impl, variant="default")
+        if r and r["ping"]["series"]:
+            series.append((impl, r))
+    if not series:
+        sys.stderr.write("svg: no %s/%d/%s runs with ping samples\n" % (topo, rate, load))
+        return 1
+    tmax = max(r["ping"]["series"][-1][0] for _, r in series) or 1.0
+    lo, hi = 0.1, 2000.0
+    el = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+          'viewBox="0 0 %d %d" font-family="sans-serif">' % (SVG_W, SVG_H, SVG_W, SVG_H),
+          '<rect width="100%" height="100%" fill="white"/>',
+          svg_text(SVG_W / 2, 24, "Ping RTT through the tunnel under %s, %s bottleneck "
+                   "%d Mbit/s (bloated tbf)" % (load, topo, rate), size=15,
+                   extra='font-weight="bold"')]
+    dec = lo
+    while dec <= hi:
+        for m in (1, 2, 5):
+            v = dec * m
+            if v < lo or v > hi:
+                continue
+            y = ylog(v, lo, hi)
+            el.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>' % (
+                PLOT_L, y, PLOT_R, y, "#bbb" if m == 1 else "#eee"))
+            if m == 1 or v in (2, 5, 20, 50, 200, 500):
+                el.append(svg_text(PLOT_L - 6, y + 4, ("%g" % v), anchor="end", size=11))
+        dec *= 10
+    step = 1 if tmax <= 12 else 2 if tmax <= 30 else 5
+    t = 0
+    while t <= tmax + 1e-9:
+        x = xlin(t, tmax)
+        el.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>' % (
+            x, PLOT_T, x, PLOT_B))
+        el.append(svg_text(x, PLOT_B + 16, "%g" % t, size=11))
+        t += step
+    el.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333"/>' % (
+        PLOT_L, PLOT_T, PLOT_R - PLOT_L, PLOT_B - PLOT_T))
+    el.append(svg_text((PLOT_L + PLOT_R) / 2, PLOT_B + 36, "time since the ping started (s)"))
+    el.append(svg_text(18, (PLOT_T + PLOT_B) / 2, "RTT (ms, log scale)",
+                       extra='transform="rotate(-90 18 %.1f)"' % ((PLOT_T + PLOT_B) / 2)))
+    ly = SVG_H - 22
+    lx = PLOT_L
+    for impl, r in series:
+        pts = " ".join("%.1f,%.1f" % (xlin(t, tmax), ylog(v, lo, hi))
+                       for t, v in r["ping"]["series"])
+        el.append('<polyline fill="none" stroke="%s" stroke-width="1.3" points="%s"/>' % (
+            COLORS[impl], pts))
+        p = r["ping"]
+        label = "%s: median %.1f ms, p99 %.1f ms, loss %.1f%%" % (
+            IMPL_NAMES[impl], p["med"], p["p99"], 100 * (p["loss"] or 0))
+        el.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>' % (
+            lx, ly - 4, lx + 24, ly - 4, COLORS[impl]))
+        el.append(svg_text(lx + 30, ly, label, anchor="start", size=12))
+        lx += 430
+    el.append("</svg>")
+    with open(out, "w") as f:
+        f.write("\n".join(el) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------- throughput
+def cmd_tput_record(argv):
+    """tput-record FILE impl= dir= round= json= ticks= hz="""
+    path, a = argv[0], kv_args(argv[1:])
+    rec = {"impl": a["impl"], "dir": a["dir"], "round": int(a["round"]),
+           "cpu_s": int(a["ticks"]) / float(a["hz"]), "loadavg": a.get("loadavg", "")}
+    try:
+        r = json.load(open(a["json"]))
+        e = r["end"]
+        s = e.get("sum_received") or e.get("sum")
+        rec["bytes"] = s["bytes"]
+        rec["seconds"] = s["seconds"]
+        rec["mbit"] = s["bits_per_second"] / 1e6
+        rec["retransmits"] = e.get("sum_sent", {}).get("retransmits", 0)
+        rec["cc"] = e.get("sender_tcp_congestion")
+        rec["error"] = r.get("error")
+    except (OSError, ValueError, KeyError) as ex:
+        rec.update(bytes=0, seconds=0, mbit=None, retransmits=None, cc=None,
+                   error="iperf3 gave no result (%s)" % ex.__class__.__name__)
+    rec["cpu_per_gb"] = rec["cpu_s"] / (rec["bytes"] / 1e9) if rec["bytes"] else None
+    append_jsonl(path, rec)
+    print("  %-12s %-4s round %d: %s Mbit/s, %.2f CPU-s (both daemons, %s cores busy), "
+          "%s CPU-s/GB%s" % (
+              IMPL_NAMES[rec["impl"]], rec["dir"], rec["round"], fmt(rec["mbit"]), rec["cpu_s"],
+              fmt(rec["cpu_s"] / rec["seconds"] if rec["seconds"] else None, "%.2f"),
+              fmt(rec["cpu_per_gb"], "%.2f"),
+              "" if not rec["error"] else "  ERROR " + rec["error"]))
+    return 0
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def cmd_tput_report(argv):
+    recs = read_jsonl(argv[0])
+    print("%-5s %5s  %-12s %10s %8s %10s %8s %5s" % ("dir", "round", "impl", "Mbit/s",
+                                                    "CPU-s", "CPU-s/GB", "retrans", "cc"))
+    for r in sorted(recs, key=lambda r: (r["dir"] != "up", r["round"], r["impl"])):
+        print("%-5s %5d  %-12s %10s %8.2f %10s %8s %5s%s" % (
+            r["dir"], r["round"], IMPL_NAMES[r["impl"]], fmt(r["mbit"]), r["cpu_s"],
+            fmt(r["cpu_per_gb"], "%.2f"), fmt(r["retransmits"], "%d"), r["cc"] or "-",
+            "  ERROR " + r["error"] if r.get("error") else ""))
+    print()
+    print("Medians over the rounds; ratio = cakewg / wireguard-go (goodput: higher is better;")
+    print("CPU-s/GB: lower is better). 'paired' = median of the per-round ratios, each from")
+    print("two runs next to each other in time. CPU-s/Gbit = CPU-s/GB / 8 (DESIGN.md's unit).")
+    hdr = "%-5s %12s %12s %7s %7s | %14s %14s %7s %7s" % (
+        "dir", "cakewg Mb/s", "wg-go Mb/s", "ratio", "paired", "cakewg CPUs/GB",
+        "wg-go CPUs/GB", "ratio", "paired")
+    print(hdr)
+    print("-" * len(hdr))
+    per_gbit = []
+    for d in ("up", "down"):
+        rs = [r for r in recs if r["dir"] == d]
+        if not rs:
+            continue
+        by = {i: [r for r in rs if r["impl"] == i] for i in ("cakewg", "wggo")}
+        gk, gg = med([r["mbit"] for r in by["cakewg"]]), med([r["mbit"] for r in by["wggo"]])
+        ck = med([r["cpu_per_gb"] for r in by["cakewg"]])
+        cg = med([r["cpu_per_gb"] for r in by["wggo"]])
+        pr_g, pr_c = [], []
+        for rnd in sorted({r["round"] for r in rs}):
+            k = find(by["cakewg"], round=rnd)
+            g = find(by["wggo"], round=rnd)
+            if k and g:
+                pr_g.append(ratio(k["mbit"], g["mbit"]))
+                pr_c.append(ratio(k["cpu_per_gb"], g["cpu_per_gb"]))
+        print("%-5s %12s %12s %7s %7s | %14s %14s %7s %7s" % (
+            d, fmt(gk), fmt(gg), fmt(ratio(gk, gg), "%.2f"), fmt(med(pr_g), "%.2f"),
+            fmt(ck, "%.2f"), fmt(cg, "%.2f"), fmt(ratio(ck, cg), "%.2f"),
+            fmt(med(pr_c), "%.2f")))
+        per_gbit.append("%s: cakewg %s, wireguard-go %s CPU-s/Gbit" % (
+            d, fmt(ck / 8 if ck else None, "%.2f"), fmt(cg / 8 if cg else None, "%.2f")))
+    for line in per_gbit:
+        print(line)
+    return 0
+
+
+COMMANDS = {
+    "uapi": cmd_uapi,
+    "offloads": cmd_offloads,
+    "snap": cmd_snap,
+    "lat-record": cmd_lat_record,
+    "lat-report": cmd_lat_report,
+    "svg": cmd_svg,
+    "tput-record": cmd_tput_record,
+    "tput-report": cmd_tput_report,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.stderr.write(__doc__)
+        sys.exit(2)
+    sys.exit(COMMANDS[sys.argv[1]](sys.argv[2:]))

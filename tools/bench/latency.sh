@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Latency under load, cakewg vs wireguard-go, in the two topologies of DESIGN.md §6.
+#
+#   ns $P-c (client) ${P}c 198.18.1.1 <-> ${P}rc 198.18.1.254  ns $P-r (router)
+#                                         ${P}rs 198.18.2.254 <-> ${P}s 198.18.2.1 ns $P-s (server)
+#   tunnels, side by side: cakewg 198.19.1.1 -> .2, wireguard-go 198.19.2.1 -> .2
+#
+# remote bottleneck ("the cable modem"): a tbf with a bloated FIFO (limit 4mb) on the
+#   router's egress in each direction. cakewg: Cake = bandwidth 95% of the bottleneck on the
+#   client, CakeIngress = bandwidth 95% ingress for the downloads.
+# local bottleneck: the tbf on the sender's own veth (client for uploads, server for
+#   downloads); cakewg: Cake = unlimited, socket backpressure alone.
+# Loads, from the client: idle; tcp_nup (4 TCP uploads); rrul (4 up + 4 down); udpflood
+#   (16 UDP senders at 150% of the bottleneck together). TCP is cubic on every socket
+#   (iperf3 -C cubic; the host default is bbr). Probe: ping every 50 ms through the
+#   tunnel while the load runs (after a warm-up that iperf3 also omits).
+# Per run: ping RTT median/p99 and loss, goodput per flow (iperf3 receiver), Jain's index
+#   over the flows of each direction. cakewg and wireguard-go alternate run by run.
+# Then, cakewg only, side by side: flows vs flowblind (inner-hash isolation: the added
+#   latency of the ping, a sparse flow competing with 4 uploads), split-gso vs
+#   no-split-gso (RTT under 4 uploads), and backpressure (drops and RTT).
+#
+# Usage: tools/bench/latency.sh [--quick] [--rate 50|200] [--topology remote|local]
+#            [--load idle|tcp_nup|rrul|udpflood] [--impl cakewg|wggo] [--duration S]
+#            [--warmup S] [--no-seeds] [--svg FILE] [--keep DIR]
+#   --rate, --topology, --load and --impl may repeat or take a comma list (default: all).
+#   --duration: seconds of each measurement (default 12; --quick: 50 Mbit/s, 3 s).
+#   --svg FILE: RTT over time under tcp_nup, remote bottleneck, first rate.
+#   --keep DIR: keep the raw records (runs.jsonl), ping logs and iperf3 JSON there.
+# CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
+# Bounded: about (duration + warm-up + 2.5 s) per run; the default matrix is 32 runs
+# plus 4 side-by-side runs per rate: about 10 minutes; --quick about 2.
+# shellcheck source=tools/bench/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+RATES=()
+TOPOS=()
+LOADS=()
+IMPLS=()
+DUR=12
+WARM=2
+SEEDS=1
+QUICK=0
+SVG=
+KEEP=
+FIFO_LIMIT=4mb
+PING_INTERVAL=0.05
+UDP_LEN=1360
+UDP_OVER_PCT=150
+
+usage() {
+	sed -n '/^# Usage:/,/^# Bounded/p' "$0" | sed 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+bad() { echo "latency.sh: $*" >&2; exit 2; }
+
+# add_list ARRAY ALLOWED VALUE: appends the comma-separated VALUE, checking each word.
+add_list() {
+	local -n arr=$1
+	local allowed=$2 w
+	IFS=, read -r -a words <<<"$3"
+	for w in "${words[@]}"; do
+		[[ " $allowed " == *" $w "* ]] || bad "\`$w' is not one of: $allowed"
+		arr+=("$w")
+	done
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1 ;;
+	--rate) add_list RATES "50 200" "$2"; shift ;;
+	--topology) add_list TOPOS "remote local" "$2"; shift ;;
+	--load) add_list LOADS "idle tcp_nup rrul udpflood" "$2"; shift ;;
+	--impl) add_list IMPLS "cakewg wggo" "$2"; shift ;;
+	--duration) DUR=$2; DUR_SET=1; shift ;;
+	--warmup) WARM=$2; shift ;;
+	--no-seeds) SEEDS=0 ;;
+	--svg) SVG=$2; shift ;;
+	--keep) KEEP=$2; shift ;;
+	-h | --help) usage 0 ;;
+	*) echo "latency.sh: unknown option \`$1'" >&2; usage 2 >&2 ;;
+	esac
+	shift
+done
+if [ $QUICK = 1 ]; then
+	[ ${#RATES[@]} -gt 0 ] || RATES=(50)
+	[ -n "${DUR_SET:-}" ] || DUR=3
+	WARM=1
+fi
+[ ${#RATES[@]} -gt 0 ] || RATES=(50 200)
+[ ${#TOPOS[@]} -gt 0 ] || TOPOS=(remote local)
+[ ${#LOADS[@]} -gt 0 ] || LOADS=(idle tcp_nup rrul udpflood)
+[ ${#IMPLS[@]} -gt 0 ] || IMPLS=(cakewg wggo)
+[[ $DUR =~ ^[0-9]+$ ]] && [ "$DUR" -ge 2 ] && [ "$DUR" -le 60 ] || bad "--duration is 2..60 s"
+[[ $WARM =~ ^[0-9]+$ ]] && [ "$WARM" -le 10 ] || bad "--warmup is 0..10 s"
+
+require_root wg wireguard-go iperf3 python3 tc ping
+[ -x "$CAKEWG" ] || skip "no cakewg binary at $CAKEWG (set CAKEWG_BIN)"
+RES=$TMP/runs.jsonl
+RAW=$TMP/raw
+mkdir -p "$RAW"
+PING_COUNT=$(((DUR * 1000 - 500) / 50))
+
+has() { local x=$1; shift; [[ " $* " == *" $x "* ]]; }
+shaped_kbit() { echo $(($1 * 950)); }
+
+# cake_snap CLIENT_FILE SERVER_FILE: both cakewg daemons' cakewg_get=1 replies.
+cake_snap() {
+	"$PY" "$BENCH_PY" snap "/var/run/wireguard/$(tun_if cakewg c).sock" "$1" \
+		"/var/run/wireguard/$(tun_if cakewg s).sock" "$2" || die "cakewg_get failed"
+}
+
+# cake_profile TOPO RATE [EXTRA]: cakewg's CAKE for the main matrix (plus EXTRA options).
+cake_profile() {
+	local topo=$1 rate=$2 extra=${3:-}
+	has cakewg "${IMPLS[@]}" || return 0
+	local c s
+	c=$(tun_if cakewg c)
+	s=$(tun_if cakewg s)
+	if [ "$topo" = remote ]; then
+		cake_set "$c" cake "bandwidth $(shaped_kbit "$rate")kbit triple-isolate split-gso $extra"
+		cake_set "$c" cake_ingress "bandwidth $(shaped_kbit "$rate")kbit ingress"
+	else
+		cake_set "$c" cake "unlimited triple-isolate split-gso $extra"
+		# Only an earlier remote profile made an ingress instance; remove or open it.
+		if ! printf 'set=1\ncake_ingress=none\n\n' | uapi "$c" >/dev/null 2>&1; then
+			[ -n "${NONE_NOTED:-}" ] || echo "note: cakewg refused cake_ingress=none;" \
+				"the local profile uses CakeIngress = unlimited instead"
+			NONE_NOTED=1
+			cake_set "$c" cake_ingress unlimited
+		fi
+	fi
+	cake_set "$s" cake "unlimited triple-isolate split-gso"
+}
+
+# start_load LOAD IMPL RATE TAG: the load's iperf3 clients in the background ($LOAD_PIDS).
+start_load() {
+	local load=$1 impl=$2 rate=$3 tag=$4 dst
+	dst=$(tun_addr "$impl" s)
+	local -a common=(-c "$dst" -O "$WARM" -t "$DUR" -J)
+	local lim=$((WARM + DUR + 20))
+	LOAD_PIDS=()
+	UP_JSON=
+	DOWN_JSON=
+	case $load in
+	idle) ;;
+	tcp_nup | rrul)
+		UP_JSON=$RAW/$tag-up.json
+		n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -P 4 -C cubic >"$UP_JSON" 2>&1 &
+		LOAD_PIDS+=($!)
+		if [ "$load" = rrul ]; then
+			DOWN_JSON=$RAW/$tag-down.json
+			n c timeout "$lim" iperf3 "${common[@]}" -p 5202 -P 4 -C cubic -R \
+				>"$DOWN_JSON" 2>&1 &
+			LOAD_PIDS+=($!)
+		fi
+		;;
+	udpflood)
+		UP_JSON=$RAW/$tag-up.json
+		local per=$((rate * 1000 * UDP_OVER_PCT / 100 / 16))
+		n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -u -P 16 -b "${per}K" \
+			-l "$UDP_LEN" >"$UP_JSON" 2>&1 &
+		LOAD_PIDS+=($!)
+		;;
+	esac
+}
+
+# run_one TOPO RATE LOAD IMPL VARIANT [NOTE]
+run_one() {
+	local topo=$1 rate=$2 load=$3 impl=$4 variant=$5 note=${6:-}
+	local tag=$topo-$rate-$load-$impl-$variant pid shaped=
+	local c0="" c1="" s0="" s1=""
+	printf '[%s] %-6s %3s Mbit/s %-8s %-6s %s\n' "$(date +%T)" "$topo" "$rate" "$load" \
+		"$impl" "$variant"
+	n c tc -s qdisc show dev "$(tun_if "$impl" c)" >"$RAW/$tag-tunq0.txt"
+	if [ "$impl" = cakewg ]; then
+		c0=$RAW/$tag-cake-c0.txt
+		s0=$RAW/$tag-cake-s0.txt
+		cake_snap "$c0" "$s0"
+		[ "$topo" = remote ] && shaped=$(awk "BEGIN { print $rate * 0.95 }")
+	fi
+	start_load "$load" "$impl" "$rate" "$tag"
+	[ "$load" = idle ] || sleep "$WARM.3"
+	n c ping -n -i "$PING_INTERVAL" -c "$PING_COUNT" -W 3 "$(tun_addr "$impl" s)" \
+		>"$RAW/$tag-ping.txt" 2>&1 || true
+	for pid in "${LOAD_PIDS[@]}"; do wait "$pid" || true; done
+	n c tc -s qdisc show dev "$(tun_if "$impl" c)" >"$RAW/$tag-tunq1.txt"
+	if [ "$impl" = cakewg ]; then
+		c1=$RAW/$tag-cake-c1.txt
+		s1=$RAW/$tag-cake-s1.txt
+		cake_snap "$c1" "$s1"
+	fi
+	"$PY" "$BENCH_PY" lat-record "$RES" topo="$topo" rate="$rate" load="$load" \
+		impl="$impl" variant="$variant" note="$note" shaped="$shaped" duration="$DUR" \
+		interval="$PING_INTERVAL" ping="$RAW/$tag-ping.txt" up="$UP_JSON" down="$DOWN_JSON" \
+		cake_c0="$c0" cake_c1="$c1" cake_s0="$s0" cake_s1="$s1" \
+		tunq0="$RAW/$tag-tunq0.txt" tunq1="$RAW/$tag-tunq1.txt" \
+		loadavg="$(cut -d' ' -f1 /proc/loadavg)"
+	sleep 1 # the 4 MB FIFOs drain (0.7 s at 50 Mbit/s)
+}
+
+# seeds RATE: cakewg's features side by side, remote bottleneck under 4 uploads.
+seeds() {
+	local rate=$1 v
+	bottleneck remote "$rate" "$FIFO_LIMIT"
+	for v in flows flowblind; do
+		cake_profile remote "$rate" "$v"
+		run_one remote "$rate" tcp_nup cakewg "isolation=$v"
+	done
+	for v in split-gso no-split-gso; do
+		cake_profile remote "$rate" "$v"
+		run_one remote "$rate" tcp_nup cakewg "$v"
+	done
+	cake_profile remote "$rate"
+}
+
+echo "== cakewg latency under load (tools/bench/latency.sh)"
+machine_facts
+echo "settings:  rates {${RATES[*]}} Mbit/s, topologies {${TOPOS[*]}}, loads {${LOADS[*]}}," \
+	"implementations {${IMPLS[*]}}"
+echo "           ${DUR} s measured after a ${WARM} s warm-up, ping every 50 ms ($PING_COUNT" \
+	"probes), tunnel MTU $TUNNEL_MTU, tbf limit $FIFO_LIMIT, UDP flood 16 x" \
+	"$UDP_LEN-byte senders at $UDP_OVER_PCT% of the rate"
+echo "cakewg:    remote: Cake = bandwidth 95% (kbit), CakeIngress = bandwidth 95% ingress" \
+	"(client); local: Cake = unlimited; server: unlimited"
+echo
+
+topology routed
+for impl in "${IMPLS[@]}"; do tunnel "$impl"; done
+iperf_servers 5201 5202
+for impl in "${IMPLS[@]}"; do
+	printf 'TUN offloads (%s, client): %s\n' "${IMPL_NAMES_SH[$impl]}" "$(tun_offloads "$impl")"
+done
+echo
+
+run_no=0
+for rate in "${RATES[@]}"; do
+	for topo in "${TOPOS[@]}"; do
+		bottleneck "$topo" "$rate" "$FIFO_LIMIT"
+		cake_profile "$topo" "$rate"
+		for load in "${LOADS[@]}"; do
+			if [ $((run_no % 2)) = 0 ]; then order=("${IMPLS[@]}"); else
+				order=(); for ((i = ${#IMPLS[@]} - 1; i >= 0; i--)); do order+=("${IMPLS[$i]}"); done
+			fi
+			run_no=$((run_no + 1))
+			for impl in "${order[@]}"; do
+				run_one "$topo" "$rate" "$load" "$impl" default
+			done
+		done
+	done
+	if [ $SEEDS = 1 ] && has cakewg "${IMPLS[@]}" && has remote "${TOPOS[@]}" &&
+		has tcp_nup "${LOADS[@]}"; then
+		seeds "$rate"
+	fi
+done
+
+echo
+"$PY" "$BENCH_PY" lat-report "$RES"
+echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at end)"
+if [ -n "$SVG" ]; then
+	"$PY" "$BENCH_PY" svg "$RES" "$SVG" remote "${RATES[0]}" tcp_nup &&
+		echo "plot:      $SVG"
+fi
+if [ -n "$KEEP" ]; then
+	mkdir -p "$KEEP"
+	cp -r "$RES" "$RAW" "$KEEP"/
+fi

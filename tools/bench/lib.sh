@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers shared by tools/bench/throughput.sh and tools/bench/latency.sh.
+#
+# Sources tests/netns/lib.sh (namespaces named $P-*, the cleanup trap that kills what
+# runs in them and deletes them even on failure, start_cakewg/start_wggo), and adds:
+# a client — [router —] server topology, one tunnel per implementation living side by
+# side in the same namespaces (so runs can be interleaved without restarting anything),
+# tbf bottlenecks, UAPI access for cakewg's CAKE keys, and daemon CPU accounting.
+#
+#   direct:  ns $P-c ${P}c 198.18.0.1/24 <-----------------------------> ${P}s 198.18.0.2/24 ns $P-s
+#   routed:  ns $P-c ${P}c 198.18.1.1/24 <-> ${P}rc 198.18.1.254  ns $P-r
+#                                            ${P}rs 198.18.2.254 <-> ${P}s 198.18.2.1/24 ns $P-s
+#
+#   tunnels  cakewg: ${P}kc 198.19.1.1/24 (client) — ${P}ks 198.19.1.2/24 (server)
+#            wggo:   ${P}gc 198.19.2.1/24 (client) — ${P}gs 198.19.2.2/24 (server)
+#
+# Only 198.18.0.0/15 is used; all traffic stays inside these namespaces.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# tests/netns/lib.sh defaults to $TOP/build/tools/cakewg; CAKEWG_BIN overrides it.
+# shellcheck source=tests/netns/lib.sh
+source "$BENCH_DIR/../../tests/netns/lib.sh"
+
+BENCH_PY=$BENCH_DIR/benchlib.py
+# the real interpreter: a version manager's shim costs a few hundred ms per call
+PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
+SERVER_UNDERLAY=
+TUNNEL_MTU=1420
+declare -A DAEMON_PID_C DAEMON_PID_S
+# shellcheck disable=SC2034 # used by the scripts that source this file
+declare -A IMPL_NAMES_SH=([cakewg]=cakewg [wggo]=wireguard-go)
+
+# impl_tag IMPL: the letter in the interface names and the third octet of the tunnel.
+impl_tag() { case $1 in cakewg) echo k ;; wggo) echo g ;; *) die "unknown implementation $1" ;; esac; }
+impl_net() { case $1 in cakewg) echo 1 ;; wggo) echo 2 ;; *) die "unknown implementation $1" ;; esac; }
+# tun_if IMPL SIDE(c|s): the tunnel interface; tun_addr IMPL SIDE: its address.
+tun_if() { echo "${P}$(impl_tag "$1")$2"; }
+tun_addr() { echo "198.19.$(impl_net "$1").$([ "$2" = c ] && echo 1 || echo 2)"; }
+
+# topology direct|routed
+topology() {
+	mkns c
+	mkns s
+	if [ "$1" = direct ]; then
+		veth c "${P}c" s "${P}s"
+		n c ip addr add 198.18.0.1/24 dev "${P}c"
+		n s ip addr add 198.18.0.2/24 dev "${P}s"
+		SERVER_UNDERLAY=198.18.0.2
+		return
+	fi
+	mkns r
+	veth c "${P}c" r "${P}rc"
+	veth r "${P}rs" s "${P}s"
+	n r sysctl -qw net.ipv4.ip_forward=1
+	n c ip addr add 198.18.1.1/24 dev "${P}c"
+	n r ip addr add 198.18.1.254/24 dev "${P}rc"
+	n r ip addr add 198.18.2.254/24 dev "${P}rs"
+	n s ip addr add 198.18.2.1/24 dev "${P}s"
+	n c ip route add default via 198.18.1.254
+	n s ip route add default via 198.18.2.254
+	SERVER_UNDERLAY=198.18.2.1
+}
+
+# daemon_pid NS IFNAME: the pid of the tunnel daemon serving IFNAME in namespace $P-NS.
+daemon_pid() {
+	local pid comm
+	for pid in $(ip netns pids "$P-$1"); do
+		comm=$(cat "/proc/$pid/comm" 2>/dev/null) || continue
+		case $comm in cakewg | wireguard-go) ;; *) continue ;; esac
+		tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qx "$2" && { echo "$pid"; return; }
+	done
+	die "no tunnel daemon for $2 in $P-$1"
+}
+
+# tunnel IMPL: both ends of IMPL's tunnel, client initiates; records the daemons' pids.
+tunnel() {
+	local impl=$1 net ifc ifs
+	net=$(impl_net "$impl")
+	ifc=$(tun_if "$impl" c)
+	ifs=$(tun_if "$impl" s)
+	[ -f "$TMP/c.key" ] || { keypair c; keypair s; }
+	"start_$impl" c "$ifc"
+	"start_$impl" s "$ifs"
+	DAEMON_PID_C[$impl]=$(daemon_pid c "$ifc")
+	DAEMON_PID_S[$impl]=$(daemon_pid s "$ifs")
+	n c wg set "$ifc" private-key "$TMP/c.key" listen-port "510${net}1" \
+		peer "$(cat "$TMP/s.pub")" allowed-ips "198.19.$net.2/32" \
+		endpoint "$SERVER_UNDERLAY:510${net}2"
+	n s wg set "$ifs" private-key "$TMP/s.key" listen-port "510${net}2" \
+		peer "$(cat "$TMP/c.pub")" allowed-ips "198.19.$net.1/32"
+	n c ip addr add "198.19.$net.1/24" dev "$ifc"
+	n s ip addr add "198.19.$net.2/24" dev "$ifs"
+	# wg-quick's MTU on a 1500-byte underlay (wireguard-go also starts at 1420; cakewg's
+	# TUN device starts at the kernel's 1500, which would fragment the underlay).
+	n c ip link set "$ifc" mtu "$TUNNEL_MTU" up
+	n s ip link set "$ifs" mtu "$TUNNEL_MTU" up
+	ping_ok c "198.19.$net.2" 3 || die "no ping through the $impl tunnel"
+}
+
+# daemon_cpu_ticks IMPL: utime+stime (clock ticks) of both daemons of IMPL, summed.
+daemon_cpu_ticks() {
+	local impl=$1 pid total=0 f
+	for pid in "${DAEMON_PID_C[$impl]}" "${DAEMON_PID_S[$impl]}"; do
+		# /proc/PID/stat: the command is in parentheses; fields 14 and 15 follow it.
+		f=$(sed 's/^.*) //' "/proc/$pid/stat") || die "$impl daemon $pid is gone"
+		read -r -a st <<<"$f"
+		total=$((total + st[11] + st[12]))
+	done
+	echo "$total"
+}
+
+# uapi IFNAME: sends stdin (a UAPI request) to the daemon's socket, prints the reply
+# without its errno line; fails unless the reply is errno=0.
+uapi() {
+	"$PY" "$BENCH_PY" uapi "/var/run/wireguard/$1.sock"
+}
+
+# cake_set IFNAME KEY OPTIONS: KEY cake or cake_ingress (cakewg's UAPI extension).
+cake_set() {
+	printf 'set=1\n%s=%s\n\n' "$2" "$3" | uapi "$1" >/dev/null ||
+		die "$1: the daemon refused $2=$3"
+}
+
+# cake_get IFNAME: the daemon's `cakewg_get=1` reply (key=value lines).
+cake_get() {
+	printf 'cakewg_get=1\n\n' | uapi "$1"
+}
+
+# bottleneck_clear: no qdisc of ours anywhere.
+bottleneck_clear() {
+	local spec
+	for spec in c:"${P}c" s:"${P}s" r:"${P}rc" r:"${P}rs"; do
+		n "${spec%%:*}" tc qdisc del dev "${spec#*:}" root 2>/dev/null || true
+	done
+}
+
+# tbf_burst_bytes RATE_MBIT: a burst of 2 ms at the rate, at least 32 KiB.
+tbf_burst_bytes() {
+	local b=$(($1 * 1000000 / 8 / 500))
+	[ $b -lt 32768 ] && b=32768
+	echo $b
+}
+
+# bottleneck remote|local RATE_MBIT LIMIT: a bloated tbf (FIFO of LIMIT, e.g. 4mb) in each
+# direction. remote: on the router's egress towards the server (uploads) and towards
+# the client (downloads). local: on the sender's own veth, the client's for uploads and
+# the server's for downloads, where the kernel pushes back on local sockets.
+bottleneck() {
+	local where=$1 rate=$2 limit=$3 burst
+	burst=$(tbf_burst_bytes "$rate")
+	bottleneck_clear
+	local -a devs
+	if [ "$where" = remote ]; then
+		devs=(r:"${P}rs" r:"${P}rc")
+	else
+		devs=(c:"${P}c" s:"${P}s")
+	fi
+	local spec
+	for spec in "${devs[@]}"; do
+		n "${spec%%:*}" tc qdisc add dev "${spec#*:}" root tbf rate "${rate}mbit" \
+			burst "$burst" limit "$limit"
+	done
+}
+
+# machine_facts: the lines every result file starts with.
+machine_facts() {
+	echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "kernel:    $(uname -srm)"
+	echo "cpu:       $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) online"
+	echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at start)"
+	echo "cakewg:    $CAKEWG ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "wg-go:     $(wireguard-go --version 2>/dev/null | head -n1)"
+	echo "iperf3:    $(iperf3 --version 2>/dev/null | head -n1)"
+}
+
+# tun_offloads IMPL: the offload flags of IMPL's client TUN device, as the kernel sees them.
+tun_offloads() {
+	n c "$PY" "$BENCH_PY" offloads "$(tun_if "$1" c)" | sed 's/^[^:]*: //'
+}
+
+# iperf_servers PORT...: persistent iperf3 servers in the server namespace.
+iperf_servers() {
+	local port
+	for port in "$@"; do
+		n s iperf3 -s -D -p "$port" >/dev/null 2>&1
+		wait_for 5 n s sh -c "ss -ltn | grep -q ':$port '" ||
+			die "iperf3 server on port $port did not start"
+	done
+}

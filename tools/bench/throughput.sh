@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Throughput and CPU cost: iperf3 (TCP, cubic per socket) through cakewg and through
+# wireguard-go, both tunnels side by side in the same two namespaces, runs interleaved
+# (the order alternates every run), both directions. For each run: goodput on the
+# receiver, and the CPU seconds (utime + stime from /proc/PID/stat) both tunnel daemons
+# spent during it. Prints the medians, CPU-seconds per GB and the ratios
+# cakewg / wireguard-go. A benchmark, not a test: it passes or fails nothing.
+#
+#   ns $P-c: ${P}c 198.18.0.1 <-veth-> ns $P-s: ${P}s 198.18.0.2 (no qdisc, no bottleneck)
+#   tunnels 198.19.1.0/24 (cakewg, default CAKE: unlimited) and 198.19.2.0/24 (wireguard-go)
+#
+# Usage: tools/bench/throughput.sh [--rounds N] [--time SECONDS] [--streams N]
+#                                  [--keep DIR]
+# CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
+# Bounded: about rounds x 2 directions x 2 implementations x (time + 1) seconds.
+# shellcheck source=tools/bench/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+ROUNDS=3
+SECS=10
+STREAMS=1
+KEEP=
+
+usage() {
+	sed -n '/^# Usage:/,/^# Bounded/p' "$0" | sed 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) ROUNDS=$2; shift ;;
+	--time) SECS=$2; shift ;;
+	--streams) STREAMS=$2; shift ;;
+	--keep) KEEP=$2; shift ;;
+	-h | --help) usage 0 ;;
+	*) echo "throughput.sh: unknown option \`$1'" >&2; usage 2 >&2 ;;
+	esac
+	shift
+done
+for v in "$ROUNDS" "$SECS" "$STREAMS"; do
+	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "throughput.sh: \`$v' is not a positive number" >&2; exit 2; }
+done
+[ "$SECS" -le 60 ] && [ "$ROUNDS" -le 10 ] || { echo "throughput.sh: at most 10 rounds of 60 s" >&2; exit 2; }
+
+require_root wg wireguard-go iperf3 python3
+[ -x "$CAKEWG" ] || skip "no cakewg binary at $CAKEWG (set CAKEWG_BIN)"
+HZ=$(getconf CLK_TCK)
+RES=$TMP/throughput.jsonl
+
+# run_one IMPL DIR ROUND
+run_one() {
+	local impl=$1 dir=$2 round=$3 t0 t1 json=$TMP/tput-$1-$2-$3.json
+	local -a args=(-c "$(tun_addr "$impl" s)" -p 5201 -t "$SECS" -P "$STREAMS" -C cubic -J)
+	[ "$dir" = down ] && args+=(-R)
+	t0=$(daemon_cpu_ticks "$impl")
+	n c timeout $((SECS + 20)) iperf3 "${args[@]}" >"$json" 2>&1 || true
+	t1=$(daemon_cpu_ticks "$impl")
+	"$PY" "$BENCH_PY" tput-record "$RES" impl="$impl" dir="$dir" round="$round" \
+		json="$json" ticks=$((t1 - t0)) hz="$HZ" loadavg="$(cut -d' ' -f1 /proc/loadavg)"
+}
+
+echo "== cakewg throughput benchmark (tools/bench/throughput.sh)"
+machine_facts
+echo "settings:  $ROUNDS rounds x {up, down} x {cakewg, wireguard-go}, iperf3 -t $SECS" \
+	"-P $STREAMS -C cubic, tunnel MTU $TUNNEL_MTU, direct veth, no bottleneck"
+echo "CPU:       utime+stime of the two daemons of the tunnel under test (client and"
+echo "           server end together), per GB (1e9 bytes) of goodput at the receiver"
+echo
+
+topology direct
+tunnel cakewg
+tunnel wggo
+iperf_servers 5201
+echo "cakewg CAKE (client): $(cake_get "$(tun_if cakewg c)" | sed -n 's/^cake_egress=//p')"
+for impl in cakewg wggo; do
+	printf 'TUN offloads (%s, client): %s\n' "${IMPL_NAMES_SH[$impl]}" "$(tun_offloads "$impl")"
+done
+echo
+
+dirs=(up down)
+for round in $(seq 1 "$ROUNDS"); do
+	for di in 0 1; do
+		if [ $(((round + di) % 2)) = 0 ]; then order=(cakewg wggo); else order=(wggo cakewg); fi
+		for impl in "${order[@]}"; do
+			run_one "$impl" "${dirs[$di]}" "$round"
+		done
+	done
+done
+
+echo
+"$PY" "$BENCH_PY" tput-report "$RES"
+echo
+echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at end)"
+if [ -n "$KEEP" ]; then
+	mkdir -p "$KEEP"
+	cp "$RES" "$TMP"/tput-*.json "$KEEP"/
+fi
