@@ -124,10 +124,14 @@ capture_stop() {
 	CAP=$(cat "$TMP/cap-$1.json")
 }
 
-# iperf_server NS PORT: a one-shot iperf3 server, daemonized.
+# iperf_server NS PORT [ARGS]: a one-shot iperf3 server, daemonized (-J among ARGS
+# lets a client's --get-server-output bring the server's intervals as JSON).
 iperf_server() {
-	n "$1" iperf3 -s -1 -D -p "$2" -I "$TMP/iperf-$1-$2.pid" >/dev/null 2>&1
-	wait_for 5 n "$1" sh -c "ss -ltn | grep -q ':$2 '" || die "iperf3 server on $1:$2 did not start"
+	local ns=$1 port=$2
+	shift 2
+	n "$ns" iperf3 -s -1 -D -p "$port" -I "$TMP/iperf-$ns-$port.pid" "$@" >/dev/null 2>&1
+	wait_for 5 n "$ns" sh -c "ss -ltn | grep -q ':$port '" ||
+		die "iperf3 server on $ns:$port did not start"
 }
 
 # iperf_json FILE EXPR: a Python expression over an iperf3 JSON result `r`, printed.
