@@ -191,6 +191,8 @@ void wg_tun_gro_add(struct wg_tun_gro *g, struct wg_pkt *pkt)
 
 	g->stats.packets++;
 	if (!g->enabled) {
+		/* Held super-packets (GRO turned off mid-batch) go first, for flow order. */
+		wg_tun_gro_flush(g);
 		write_plain(g, pkt);
 		return;
 	}

@@ -321,3 +321,28 @@ Test(tun_gro, refused_gso_write_turns_gro_off_and_cuts_again)
 	wg_tun_gro_add(&gro, seg(a, 3, MSS));
 	cr_expect_eq(gro.stats.writes, 5);
 }
+
+/* GRO turned off mid-batch: the next packet of a flow still held waits for it. */
+Test(tun_gro, refused_mid_batch_flushes_held_flows_first)
+{
+	struct pb_pkt a = flow_desc(4, 1111), b = flow_desc(6, 2222), ack = a;
+	struct wg_pkt *p;
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	cr_assert_geq(efd, 0);
+	close(tun.fd);
+	tun.fd = efd;
+	wg_tun_gro_add(&gro, seg(a, 0, MSS));
+	wg_tun_gro_add(&gro, seg(a, 1, MSS));
+	wg_tun_gro_add(&gro, seg(b, 0, MSS));
+	ack.payload_len = 0;
+	p = wg_device_pkt_get(&dev, false);
+	p->cp.len = (uint32_t)pb_build(p->cp.data, wg_pkt_room(p), &ack);
+	wg_tun_gro_add(&gro, p); /* flushes flow a: refused */
+	cr_expect_not(gro.enabled);
+	cr_expect_eq(gro.open, 1u << 1, "flow b still held");
+	cr_expect_eq(gro.stats.writes, 1 + 2 + 1);
+	wg_tun_gro_add(&gro, seg(b, 1, MSS));
+	cr_expect_eq(gro.open, 0);
+	cr_expect_eq(gro.stats.writes, 4 + 1 + 1, "b's held segment, then the new one");
+}
