@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The receiver-index table. Slots hold the index itself (0 marks a free slot, which is why
- * 0 is never handed out), the type and the item. The slot of an index is chosen by a mixing
- * function rather than its low bits: the values are ours and random, but a peer may send
- * any value it likes to be looked up.
+ * The receiver-index table over hashtab.c. A slot keeps the item, its type (the slot's
+ * tag) and a mix of the index as the hash: a peer may send any value it likes to be
+ * looked up, so the home slot must not be the index's low bits, and since the mix is a
+ * bijection, equal hashes mean equal indices and no key needs to be stored. The mix of 0
+ * is 0, and 0 is never handed out.
  */
 #include "src/core/index.h"
 
@@ -12,15 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/hashtab.h"
+
 struct wg_index_slot {
-	uint32_t index; /* 0: free */
-	enum wg_index_type type;
-	void *item;
+	struct wg_hashtab_slot head; /* item, mix(index), tag: enum wg_index_type */
 };
 
 enum { ALL_TYPES = WG_INDEX_HANDSHAKE | WG_INDEX_KEYPAIR };
 
-/* The 32-bit finaliser of MurmurHash3: every input bit reaches every output bit. */
+static const struct wg_hashtab_shape shape = {
+	.slot_size = sizeof(struct wg_index_slot),
+	.min_slots = WG_INDEX_MIN_SLOTS,
+};
+
+/*
+ * The 32-bit finaliser of MurmurHash3: every input bit reaches every output bit, and each
+ * step (xor-shift, multiplication by an odd number) can be undone, so no two indices mix
+ * to the same value.
+ */
 static uint32_t mix(uint32_t x)
 {
 	x ^= x >> 16;
@@ -31,83 +41,11 @@ static uint32_t mix(uint32_t x)
 	return x;
 }
 
-static size_t home(const struct wg_index_table *t, uint32_t index)
-{
-	return mix(index) & (t->size - 1);
-}
-
 static struct wg_index_slot *find(const struct wg_index_table *t, uint32_t index)
 {
-	size_t mask = t->size - 1;
-
-	if (!t->size || !index)
+	if (!index)
 		return NULL;
-	for (size_t i = home(t, index);; i = (i + 1) & mask) {
-		if (t->slots[i].index == index)
-			return &t->slots[i];
-		if (!t->slots[i].index)
-			return NULL;
-	}
-}
-
-/* Stores s in a table that has a free slot and no entry for s->index. */
-static void place(struct wg_index_table *t, const struct wg_index_slot *s)
-{
-	size_t mask = t->size - 1, i = home(t, s->index);
-
-	while (t->slots[i].index)
-		i = (i + 1) & mask;
-	t->slots[i] = *s;
-}
-
-static int resize(struct wg_index_table *t, size_t size)
-{
-	struct wg_index_slot *old = t->slots;
-	size_t old_size = t->size;
-
-	t->slots = calloc(size, sizeof(*t->slots));
-	if (!t->slots) {
-		t->slots = old;
-		return -ENOMEM;
-	}
-	t->size = size;
-	for (size_t i = 0; i < old_size; i++) {
-		if (old[i].index)
-			place(t, &old[i]);
-	}
-	free(old);
-	return 0;
-}
-
-/* Keeps the load at or below one half once one more entry is in. */
-static int reserve_one(struct wg_index_table *t)
-{
-	size_t size = t->size ? t->size : WG_INDEX_MIN_SLOTS;
-
-	while ((t->count + 1) * 2 > size)
-		size *= 2;
-	return size == t->size ? 0 : resize(t, size);
-}
-
-/* Empties slot s, pulling later members of its probe run back so no run is broken. */
-static void delete_slot(struct wg_index_table *t, struct wg_index_slot *s)
-{
-	size_t mask = t->size - 1, hole = (size_t)(s - t->slots);
-
-	for (size_t i = (hole + 1) & mask; t->slots[i].index; i = (i + 1) & mask) {
-		size_t h = home(t, t->slots[i].index);
-
-		/* i may move back only if its home is not cyclically within (hole, i]. */
-		if (((i - h) & mask) >= ((i - hole) & mask)) {
-			t->slots[hole] = t->slots[i];
-			hole = i;
-		}
-	}
-	memset(&t->slots[hole], 0, sizeof(t->slots[hole]));
-	t->count--;
-	/* Shrinking is an optimisation: if memory is short, keep the bigger array. */
-	if (t->size > WG_INDEX_MIN_SLOTS && t->count * 8 < t->size)
-		(void)resize(t, t->size / 2);
+	return wg_hashtab_find(&shape, t->slots, t->size, mix(index), NULL);
 }
 
 static bool valid_type(enum wg_index_type type)
@@ -126,29 +64,39 @@ void wg_index_table_deinit(struct wg_index_table *t)
 	wg_index_table_init(t);
 }
 
+/* A random index that is neither 0 nor taken, or 0 when the RNG kept drawing such. */
+static uint32_t draw_free_index(const struct wg_index_table *t, const struct wg_rng *rng)
+{
+	for (unsigned int draw = 0; draw < WG_INDEX_MAX_DRAWS; draw++) {
+		uint32_t index = wg_rng_u32(rng);
+
+		if (index && !find(t, index))
+			return index;
+	}
+	return 0;
+}
+
 int wg_index_insert(struct wg_index_table *t, void *item, enum wg_index_type type,
 		    const struct wg_rng *rng, uint32_t *index)
 {
-	struct wg_index_slot s = {.type = type, .item = item};
-	int ret;
+	struct wg_index_slot s = {.head = {.item = item, .tag = type}};
+	struct wg_index_slot *slots;
+	uint32_t fresh;
 
 	if (!item || !valid_type(type))
 		return -EINVAL;
 	if (t->count >= WG_INDEX_MAX_ENTRIES)
 		return -ENOSPC;
-	ret = reserve_one(t);
-	if (ret)
-		return ret;
-	for (unsigned int draw = 0; draw < WG_INDEX_MAX_DRAWS; draw++) {
-		s.index = wg_rng_u32(rng);
-		if (!s.index || find(t, s.index))
-			continue;
-		place(t, &s);
-		t->count++;
-		*index = s.index;
-		return 0;
-	}
-	return -EAGAIN;
+	fresh = draw_free_index(t, rng);
+	if (!fresh)
+		return -EAGAIN;
+	s.head.hash = mix(fresh);
+	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+	if (!slots)
+		return -ENOMEM;
+	t->slots = slots;
+	*index = fresh;
+	return 0;
 }
 
 int wg_index_replace(struct wg_index_table *t, uint32_t index, const void *old_item, void *new_item,
@@ -158,10 +106,10 @@ int wg_index_replace(struct wg_index_table *t, uint32_t index, const void *old_i
 
 	if (!new_item || !valid_type(type))
 		return -EINVAL;
-	if (!s || s->item != old_item)
+	if (!s || s->head.item != old_item)
 		return -ENOENT;
-	s->item = new_item;
-	s->type = type;
+	s->head.item = new_item;
+	s->head.tag = type;
 	return 0;
 }
 
@@ -169,9 +117,9 @@ int wg_index_remove(struct wg_index_table *t, uint32_t index, const void *item)
 {
 	struct wg_index_slot *s = find(t, index);
 
-	if (!s || s->item != item)
+	if (!s || s->head.item != item)
 		return -ENOENT;
-	delete_slot(t, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, s);
 	return 0;
 }
 
@@ -180,11 +128,11 @@ void *wg_index_lookup(const struct wg_index_table *t, uint32_t index, unsigned i
 {
 	const struct wg_index_slot *s = find(t, index);
 
-	if (!s || !(s->type & type_mask & ALL_TYPES))
+	if (!s || !(s->head.tag & type_mask & ALL_TYPES))
 		return NULL;
 	if (type)
-		*type = s->type;
-	return s->item;
+		*type = (enum wg_index_type)s->head.tag;
+	return s->head.item;
 }
 
 size_t wg_index_count(const struct wg_index_table *t)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The public-key table. Each slot keeps the full 64-bit hash next to the key: a probe
- * compares hashes first and runs the constant-time key comparison only on a hash match,
- * which leaks nothing useful since the hash itself is keyed and secret.
+ * The public-key table over hashtab.c. Each slot keeps 32 bits of the key's SipHash next
+ * to a copy of the key: a probe compares hashes first and runs the constant-time key
+ * comparison only on a hash match, which leaks nothing useful since the hash itself is
+ * keyed and secret.
  */
 #include "src/core/pubkey_table.h"
 
@@ -12,94 +13,34 @@
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "src/core/hashtab.h"
 
 struct wg_pubkey_slot {
-	uint64_t hash;
-	void *peer; /* NULL: free */
+	struct wg_hashtab_slot head; /* item: the peer */
 	uint8_t key[NOISE_PUBLIC_KEY_LEN];
 };
 
-static uint64_t hash_of(const struct wg_pubkey_table *t, const uint8_t *key)
+static bool same_key(const struct wg_hashtab_slot *head, const void *key)
 {
-	return cake_siphash(&t->hash_key, key, NOISE_PUBLIC_KEY_LEN);
+	const struct wg_pubkey_slot *s = (const struct wg_pubkey_slot *)head;
+
+	return cw_ct_equal(s->key, key, NOISE_PUBLIC_KEY_LEN);
 }
 
-static size_t home(const struct wg_pubkey_table *t, uint64_t hash)
+static const struct wg_hashtab_shape shape = {
+	.slot_size = sizeof(struct wg_pubkey_slot),
+	.min_slots = WG_PUBKEY_TABLE_MIN_SLOTS,
+	.match = same_key,
+};
+
+static uint32_t hash_of(const struct wg_pubkey_table *t, const uint8_t *key)
 {
-	return (size_t)hash & (t->size - 1);
+	return (uint32_t)cake_siphash(&t->hash_key, key, NOISE_PUBLIC_KEY_LEN);
 }
 
-static struct wg_pubkey_slot *find(const struct wg_pubkey_table *t, const uint8_t *key,
-				   uint64_t hash)
+static struct wg_pubkey_slot *find(const struct wg_pubkey_table *t, const uint8_t *key)
 {
-	size_t mask = t->size - 1;
-
-	if (!t->size)
-		return NULL;
-	for (size_t i = home(t, hash); t->slots[i].peer; i = (i + 1) & mask) {
-		if (t->slots[i].hash == hash &&
-		    cw_ct_equal(t->slots[i].key, key, NOISE_PUBLIC_KEY_LEN))
-			return &t->slots[i];
-	}
-	return NULL;
-}
-
-/* Stores s in a table that has a free slot and no entry for s->key. */
-static void place(struct wg_pubkey_table *t, const struct wg_pubkey_slot *s)
-{
-	size_t mask = t->size - 1, i = home(t, s->hash);
-
-	while (t->slots[i].peer)
-		i = (i + 1) & mask;
-	t->slots[i] = *s;
-}
-
-static int resize(struct wg_pubkey_table *t, size_t size)
-{
-	struct wg_pubkey_slot *old = t->slots;
-	size_t old_size = t->size;
-
-	t->slots = calloc(size, sizeof(*t->slots));
-	if (!t->slots) {
-		t->slots = old;
-		return -ENOMEM;
-	}
-	t->size = size;
-	for (size_t i = 0; i < old_size; i++) {
-		if (old[i].peer)
-			place(t, &old[i]);
-	}
-	free(old);
-	return 0;
-}
-
-static int reserve_one(struct wg_pubkey_table *t)
-{
-	size_t size = t->size ? t->size : WG_PUBKEY_TABLE_MIN_SLOTS;
-
-	while ((t->count + 1) * 2 > size)
-		size *= 2;
-	return size == t->size ? 0 : resize(t, size);
-}
-
-/* Empties slot s, pulling later members of its probe run back so no run is broken. */
-static void delete_slot(struct wg_pubkey_table *t, struct wg_pubkey_slot *s)
-{
-	size_t mask = t->size - 1, hole = (size_t)(s - t->slots);
-
-	for (size_t i = (hole + 1) & mask; t->slots[i].peer; i = (i + 1) & mask) {
-		size_t h = home(t, t->slots[i].hash);
-
-		/* i may move back only if its home is not cyclically within (hole, i]. */
-		if (((i - h) & mask) >= ((i - hole) & mask)) {
-			t->slots[hole] = t->slots[i];
-			hole = i;
-		}
-	}
-	memset(&t->slots[hole], 0, sizeof(t->slots[hole]));
-	t->count--;
-	if (t->size > WG_PUBKEY_TABLE_MIN_SLOTS && t->count * 8 < t->size)
-		(void)resize(t, t->size / 2); /* on failure the bigger array stays */
+	return wg_hashtab_find(&shape, t->slots, t->size, hash_of(t, key), key);
 }
 
 void wg_pubkey_table_init(struct wg_pubkey_table *t, const struct wg_rng *rng)
@@ -117,32 +58,31 @@ void wg_pubkey_table_deinit(struct wg_pubkey_table *t)
 int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
 			   void *peer)
 {
-	struct wg_pubkey_slot s = {.hash = hash_of(t, key), .peer = peer};
-	int ret;
+	struct wg_pubkey_slot s = {.head = {.item = peer, .hash = hash_of(t, key)}};
+	struct wg_pubkey_slot *slots;
 
 	if (!peer)
 		return -EINVAL;
-	if (find(t, key, s.hash))
+	if (find(t, key))
 		return -EEXIST;
 	if (t->count >= WG_PUBKEY_TABLE_MAX_ENTRIES)
 		return -ENOSPC;
-	ret = reserve_one(t);
-	if (ret)
-		return ret;
 	memcpy(s.key, key, sizeof(s.key));
-	place(t, &s);
-	t->count++;
+	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+	if (!slots)
+		return -ENOMEM;
+	t->slots = slots;
 	return 0;
 }
 
 int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
 			   const void *peer)
 {
-	struct wg_pubkey_slot *s = find(t, key, hash_of(t, key));
+	struct wg_pubkey_slot *s = find(t, key);
 
-	if (!s || s->peer != peer)
+	if (!s || s->head.item != peer)
 		return -ENOENT;
-	delete_slot(t, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, s);
 	return 0;
 }
 
@@ -153,8 +93,8 @@ void *wg_pubkey_table_lookup(const struct wg_pubkey_table *t,
 
 	if (!t->count)
 		return NULL;
-	s = find(t, key, hash_of(t, key));
-	return s ? s->peer : NULL;
+	s = find(t, key);
+	return s ? s->head.item : NULL;
 }
 
 size_t wg_pubkey_table_count(const struct wg_pubkey_table *t)

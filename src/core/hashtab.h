@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The open addressing behind the receiver-index table (index.c) and the public-key table
+ * (pubkey_table.c): linear probing over a power-of-two array of slots that doubles when
+ * one more entry would pass half load and halves when the load falls below an eighth
+ * (never below min_slots). Deletion shifts later members of the probe run back instead
+ * of leaving tombstones, so lookups stay short, never allocate and always end at a free
+ * slot.
+ *
+ * The caller keeps the array, its size and its count in its own table struct, hashes its
+ * keys, and defines its slot as a struct whose first member is struct wg_hashtab_slot,
+ * followed by whatever it keeps per entry (a key to compare). A hash a remote party can
+ * aim must be keyed (SipHash) or come from values we chose at random.
+ */
+#ifndef CAKEWG_SRC_CORE_HASHTAB_H
+#define CAKEWG_SRC_CORE_HASHTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct wg_hashtab_slot {
+	void *item;    /* NULL marks a free slot */
+	uint32_t hash; /* the caller's hash of the key; its low bits pick the home slot */
+	uint32_t tag;  /* the caller's own, kept with the item (index.c: the item's type) */
+};
+
+struct wg_hashtab_shape {
+	size_t slot_size; /* sizeof the caller's slot, which starts with struct wg_hashtab_slot */
+	size_t min_slots; /* a power of two */
+	/*
+	 * Whether slot, whose hash equals the key's, holds key. NULL when equal hashes mean
+	 * equal keys (a hash that is a bijection of the key).
+	 */
+	bool (*match)(const struct wg_hashtab_slot *slot, const void *key);
+};
+
+/* The caller's slot holding key (whose hash is hash), or NULL. size may be 0. */
+void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t size,
+		      uint32_t hash, const void *key);
+
+/*
+ * Copies slot (shape->slot_size bytes, a non-NULL item, a key not in the table yet) into
+ * the table of *count entries in *size slots, growing it first if needed; slots may be
+ * NULL when *size is 0. Returns the array now in use (slots, or a new one after slots was
+ * freed), with *size and *count updated; NULL when out of memory, with nothing changed.
+ */
+void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
+			size_t *count, const void *slot);
+
+/*
+ * Empties slot, which wg_hashtab_find returned for this array, and shrinks the table when
+ * the load falls below an eighth. Returns the array now in use, as insert does; if memory
+ * is short for the smaller array, the bigger one stays. Never NULL.
+ */
+void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
+			size_t *count, void *slot);
+
+#endif

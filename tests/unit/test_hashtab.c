@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include "src/core/hashtab.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/core/compiler.h"
+#include "tests/support/det_rng.h"
+
+/* A caller's slot as index.c and pubkey_table.c define theirs: the head, then a key. */
+struct test_slot {
+	struct wg_hashtab_slot head;
+	uint32_t key;
+};
+
+static bool same_key(const struct wg_hashtab_slot *head, const void *key)
+{
+	return ((const struct test_slot *)head)->key == *(const uint32_t *)key;
+}
+
+enum { MIN_SLOTS = 8 };
+
+static const struct wg_hashtab_shape shape = {
+	.slot_size = sizeof(struct test_slot),
+	.min_slots = MIN_SLOTS,
+	.match = same_key,
+};
+
+struct table {
+	struct test_slot *slots;
+	size_t size, count;
+};
+
+static char items[64];
+
+/* Files key under hash (the test picks hashes to force collisions), item items[key]. */
+static void insert(struct table *t, uint32_t key, uint32_t hash)
+{
+	struct test_slot s = {.head = {.item = &items[key], .hash = hash, .tag = key * 3}, .key = key};
+	struct test_slot *slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+
+	cr_assert_not_null(slots, "out of memory");
+	t->slots = slots;
+}
+
+static struct test_slot *find(const struct table *t, uint32_t key, uint32_t hash)
+{
+	return wg_hashtab_find(&shape, t->slots, t->size, hash, &key);
+}
+
+static void remove_key(struct table *t, uint32_t key, uint32_t hash)
+{
+	struct test_slot *s = find(t, key, hash);
+
+	cr_assert_not_null(s, "key %u is in the table", key);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, s);
+	cr_assert_not_null(t->slots);
+}
+
+/* The entry for key is found whole: item, tag and key moved together. */
+static void expect_found(const struct table *t, uint32_t key, uint32_t hash)
+{
+	const struct test_slot *s = find(t, key, hash);
+
+	cr_assert_not_null(s, "key %u", key);
+	cr_assert_eq(s->head.item, &items[key], "key %u", key);
+	cr_assert_eq(s->head.tag, key * 3, "key %u", key);
+	cr_assert_eq(s->key, key);
+}
+
+Test(hashtab, empty_table_finds_nothing)
+{
+	uint32_t key = 1;
+
+	cr_expect_null(wg_hashtab_find(&shape, NULL, 0, 0, &key));
+	cr_expect_null(wg_hashtab_find(&shape, NULL, 0, 12345, &key));
+}
+
+/*
+ * The array doubles when one more entry would pass half load, and halves when the load
+ * falls below an eighth, never below min_slots. Each row: the count reached and the size
+ * it must leave, inserting upwards and then removing downwards.
+ */
+Test(hashtab, grows_at_half_and_shrinks_below_an_eighth)
+{
+	static const struct {
+		size_t count, size;
+	} up[] = {{1, 8}, {4, 8}, {5, 16}, {8, 16}, {9, 32}, {16, 32}, {17, 64}},
+	  down[] = {{8, 64}, {7, 32}, {4, 32}, {3, 16}, {2, 16}, {1, 8}, {0, 8}};
+	struct table t = {0};
+	size_t row = 0;
+
+	for (uint32_t k = 0; k < 17; k++) {
+		insert(&t, k, k * 7);
+		if (t.count == up[row].count) {
+			cr_expect_eq(t.size, up[row].size, "after %zu inserts", t.count);
+			row++;
+		}
+	}
+	cr_assert_eq(row, WG_ARRAY_SIZE(up));
+	row = 0;
+	for (uint32_t k = 0; k < 17; k++) {
+		remove_key(&t, k, k * 7);
+		if (t.count == down[row].count) {
+			cr_expect_eq(t.size, down[row].size, "%zu left", t.count);
+			row++;
+		}
+		for (uint32_t j = k + 1; j < 17; j++)
+			expect_found(&t, j, j * 7);
+	}
+	cr_assert_eq(row, WG_ARRAY_SIZE(down));
+	free(t.slots);
+}
+
+/* Equal hashes are told apart by match; a key that was never filed is not found. */
+Test(hashtab, match_decides_between_equal_hashes)
+{
+	struct table t = {0};
+
+	for (uint32_t k = 0; k < 3; k++)
+		insert(&t, k, 5);
+	for (uint32_t k = 0; k < 3; k++)
+		expect_found(&t, k, 5);
+	cr_expect_null(find(&t, 3, 5));
+	remove_key(&t, 1, 5);
+	expect_found(&t, 0, 5);
+	expect_found(&t, 2, 5);
+	cr_expect_null(find(&t, 1, 5));
+	free(t.slots);
+}
+
+/* With no match function the hash alone decides (index.c's bijective mix). */
+Test(hashtab, without_match_the_hash_decides)
+{
+	static const struct wg_hashtab_shape by_hash = {
+		.slot_size = sizeof(struct wg_hashtab_slot),
+		.min_slots = MIN_SLOTS,
+	};
+	struct wg_hashtab_slot *slots = NULL, *s;
+	size_t size = 0, count = 0;
+
+	for (uint32_t h = 1; h <= 6; h++) {
+		struct wg_hashtab_slot in = {.item = &items[h], .hash = h * 8};
+
+		slots = wg_hashtab_insert(&by_hash, slots, &size, &count, &in);
+		cr_assert_not_null(slots);
+	}
+	for (uint32_t h = 1; h <= 6; h++) {
+		s = wg_hashtab_find(&by_hash, slots, size, h * 8, NULL);
+		cr_assert_not_null(s);
+		cr_expect_eq(s->item, &items[h]);
+	}
+	cr_expect_null(wg_hashtab_find(&by_hash, slots, size, 7 * 8, NULL));
+	free(slots);
+}
+
+static void swap(size_t *a, size_t *b)
+{
+	size_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static bool next_permutation(size_t *a, size_t n)
+{
+	size_t i = n - 1, j = n - 1;
+
+	while (i > 0 && a[i - 1] >= a[i])
+		i--;
+	if (i == 0)
+		return false;
+	while (a[j] <= a[i - 1])
+		j--;
+	swap(&a[i - 1], &a[j]);
+	for (j = n - 1; i < j; i++, j--)
+		swap(&a[i], &a[j]);
+	return true;
+}
+
+/*
+ * One probe run across the end of a 16-slot array, with homes before, at and after the
+ * wrap: entries whose home lies between the hole and themselves must stay, the others
+ * move back. Every removal order of the run is tried; after each removal every other
+ * entry is still found (the array halves only when one entry is left).
+ */
+Test(hashtab, backward_shift_in_every_removal_order)
+{
+	enum { N = 7, SIZE = 16 };
+	/* Homes 13 13 14 15 0 0 2 fill slots 13 14 15 0 1 2 3: one run, wrapping. */
+	static const uint32_t hash[N] = {13, 13 + SIZE, 14, 15, 0, SIZE, 2};
+	size_t order[N];
+	unsigned int orders = 0;
+
+	_Static_assert(N * 2 <= SIZE && SIZE == 2 * MIN_SLOTS, "seven entries fill 16 slots");
+	for (size_t i = 0; i < N; i++)
+		order[i] = i;
+	do {
+		struct table t = {0};
+
+		for (uint32_t k = 0; k < N; k++)
+			insert(&t, k, hash[k]);
+		cr_assert_eq(t.size, (size_t)SIZE);
+		for (size_t i = 0; i < SIZE; i++)
+			cr_assert_eq(t.slots[i].head.item != NULL, i >= 13 || i <= 3, "slot %zu", i);
+		for (size_t r = 0; r < N; r++) {
+			remove_key(&t, (uint32_t)order[r], hash[order[r]]);
+			for (size_t q = r + 1; q < N; q++)
+				expect_found(&t, (uint32_t)order[q], hash[order[q]]);
+			for (size_t q = 0; q <= r; q++)
+				cr_assert_null(find(&t, (uint32_t)order[q], hash[order[q]]));
+		}
+		cr_assert_eq(t.count, 0);
+		free(t.slots);
+		orders++;
+	} while (next_permutation(order, N));
+	cr_expect_eq(orders, 5040);
+}
+
+/* ---- Against a naive model: few distinct hashes, so long runs and many collisions. ---- */
+
+enum { MODEL_KEYS = 60, MODEL_HASHES = 24 };
+
+static bool model_in[MODEL_KEYS];
+
+static uint32_t model_hash(uint32_t key)
+{
+	return (key * 2654435761U) % MODEL_HASHES;
+}
+
+static void check_model(const struct table *t)
+{
+	size_t live = 0;
+
+	for (uint32_t k = 0; k < MODEL_KEYS; k++) {
+		live += model_in[k];
+		if (model_in[k])
+			expect_found(t, k, model_hash(k));
+		else
+			cr_assert_null(find(t, k, model_hash(k)), "key %u", k);
+	}
+	cr_assert_eq(t->count, live);
+	cr_assert_leq(t->count * 2, t->size, "load at or under one half");
+	cr_assert(t->size == MIN_SLOTS || t->count * 8 >= t->size, "load at or over an eighth");
+}
+
+Test(hashtab, agrees_with_naive_model)
+{
+	struct det_rng d = {.state = 11};
+	struct table t = {0};
+
+	memset(model_in, 0, sizeof(model_in));
+	for (int phase = 0; phase < 6; phase++) {
+		unsigned int grow = phase % 2 ? 20 : 85;
+
+		for (int step = 0; step < 3000; step++) {
+			uint32_t k = (uint32_t)(det_rng_next(&d) % MODEL_KEYS);
+			bool add = det_rng_next(&d) % 100 < grow;
+
+			if (add && !model_in[k])
+				insert(&t, k, model_hash(k));
+			else if (!add && model_in[k])
+				remove_key(&t, k, model_hash(k));
+			else
+				continue;
+			model_in[k] = add;
+			check_model(&t);
+		}
+	}
+	free(t.slots);
+}
