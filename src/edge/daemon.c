@@ -20,6 +20,7 @@
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
 #include "src/edge/tun.h"
+#include "src/edge/tun_gro.h"
 #include "src/edge/uapi_server.h"
 #include "src/edge/underlay.h"
 
@@ -34,6 +35,7 @@ struct daemon {
 	uint32_t ifindex;
 	struct wg_device dev;
 	struct wg_tun tun;
+	struct wg_tun_gro gro; /* coalesces TCP segments on their way to TUN */
 	struct wg_underlay udp;
 	struct wg_uapi_server uapi;
 	struct wg_nl_events *nlev;
@@ -44,7 +46,6 @@ struct daemon {
 	uint64_t now_ns;
 	bool waiting_writable;
 	int exit_code;
-	unsigned long long tun_write_errors;
 };
 
 static uint64_t mono_ns(void)
@@ -89,13 +90,12 @@ static void op_send_control(void *ctx, const struct wg_endpoint *ep, const uint8
 	wg_underlay_send_now(&d->udp, ep, msg, len);
 }
 
+/* Decrypted packets are written at the end of the batch, TCP segments coalesced. */
 static void op_tun_write(void *ctx, struct wg_pkt *pkt)
 {
 	struct daemon *d = ctx;
 
-	if (wg_tun_write(&d->tun, NULL, pkt->cp.data, pkt->cp.len) < 0)
-		d->tun_write_errors++;
-	wg_device_pkt_put(&d->dev, pkt);
+	wg_tun_gro_add(&d->gro, pkt);
 }
 
 /* --- event handlers --- */
@@ -204,6 +204,7 @@ static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
 		else
 			wg_device_pkt_put(&d->dev, pkts[k]);
 	}
+	wg_tun_gro_flush(&d->gro);
 }
 
 static void writable_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -267,6 +268,7 @@ static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 
 		if (rx_next < next)
 			next = rx_next;
+		wg_tun_gro_flush(&d->gro); /* what ingress CAKE let go */
 	}
 	arm_timer(d, &d->tx_w, next);
 	arm_timer(d, &d->timers_w, wg_device_next_deadline(&d->dev));
@@ -347,12 +349,17 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 
 	wg_devconf_buf_printf(out,
 			      "backpressure_stalls=%llu\nunderlay_sent=%llu\nunderlay_send_errors=%llu\n"
-			      "underlay_received=%llu\nunderlay_truncated=%llu\ntun_write_errors=%llu\n",
+			      "underlay_received=%llu\nunderlay_truncated=%llu\ntun_write_errors=%llu\n"
+			      "tun_writes=%llu\ntun_gro_coalesced=%llu\ntun_gso_writes=%llu\n",
 			      (unsigned long long)d->udp.stats.blocked,
 			      (unsigned long long)d->udp.stats.sent,
 			      (unsigned long long)d->udp.stats.send_errors,
 			      (unsigned long long)d->udp.stats.received,
-			      (unsigned long long)d->udp.stats.truncated, d->tun_write_errors);
+			      (unsigned long long)d->udp.stats.truncated,
+			      (unsigned long long)d->gro.stats.write_errors,
+			      (unsigned long long)d->gro.stats.writes,
+			      (unsigned long long)d->gro.stats.coalesced,
+			      (unsigned long long)d->gro.stats.gso_writes);
 	return ret ? ret : out->failed ? -ENOMEM : 0;
 }
 
@@ -391,6 +398,9 @@ static int setup_io(struct daemon *d, const char *ifname)
 		return ret;
 	}
 	snprintf(d->ifname, sizeof(d->ifname), "%s", d->tun.name);
+	/* CAKEWG_NO_GRO=1 writes every decrypted packet on its own. */
+	wg_tun_gro_init(&d->gro, &d->tun, &d->dev);
+	wg_tun_gro_set_enabled(&d->gro, !getenv("CAKEWG_NO_GRO"));
 	wg_log_info("TUN offloads:%s%s%s%s%s", d->tun.offloads & WG_TUN_F_CSUM ? " csum" : "",
 		    d->tun.offloads & WG_TUN_F_TSO4 ? " tso4" : "",
 		    d->tun.offloads & WG_TUN_F_TSO6 ? " tso6" : "",
