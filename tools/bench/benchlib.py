@@ -228,6 +228,7 @@ def parse_cakewg_get(path):
         return None
     out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0, "peer_egress_drops": 0,
            "backpressure_stalls": 0, "underlay_send_errors": 0, "max_network_size": 0,
+           "max_pkt_len": 0,
            "egress_options": None, "ingress_options": None}
     for line in open(path):
         k, _, v = line.rstrip("\n").partition("=")
@@ -241,6 +242,9 @@ def parse_cakewg_get(path):
             if side == "egress":
                 out["egress_marks"] = sum(t.get("ecn_mark", 0) for t in j.get("tins", []))
                 out["max_network_size"] = j.get("max_network_size", 0)
+                # per tin, the largest unit enqueued, before any split-gso segmentation
+                out["max_pkt_len"] = max([t.get("max_pkt_len", 0) for t in j.get("tins", [])]
+                                         + [0])
         elif k == "cake_egress":
             out["egress_options"] = v
         elif k == "cake_ingress":
@@ -273,8 +277,9 @@ def cake_delta(before, after):
     for k in ("egress_drops", "egress_marks", "ingress_drops", "peer_egress_drops",
               "backpressure_stalls", "underlay_send_errors"):
         d[k] = after[k] - before[k]
-    d["max_network_size_before"] = before["max_network_size"]
     d["max_network_size"] = after["max_network_size"]
+    d["max_pkt_len_before"] = before["max_pkt_len"]
+    d["max_pkt_len"] = after["max_pkt_len"]
     d["egress_options"] = after["egress_options"]
     d["ingress_options"] = after["ingress_options"]
     return d
@@ -449,7 +454,8 @@ def print_seeds(recs):
     if not seeds:
         return
     print("Side by side (cakewg; the ping is the competing sparse flow; added50/added99 =")
-    print("median/p99 minus the idle median):")
+    print("median/p99 minus the idle median; maxlen = the largest packet CAKE has been")
+    print("handed since the daemon started, before split-gso cuts it):")
     hdr = "%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
         "variant", "topo", "Mbit", "load", "med", "p99", "added50", "added99", "up",
         "maxlen B", "drops", "stalls")
@@ -468,18 +474,18 @@ def print_seeds(recs):
         print("%-28s %-6s %4d %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
             r["variant"], r["topo"], r["rate"], r["load"], fmt(p["med"], "%.2f"),
             fmt(p["p99"], "%.2f"), fmt(a50, "%+.2f"), fmt(a99, "%+.2f"), fmt(up),
-            c.get("max_network_size", "-"), c.get("egress_drops", "-"),
+            c.get("max_pkt_len", "-"), c.get("egress_drops", "-"),
             c.get("backpressure_stalls", "-")))
         if r.get("note"):
             print("    note: %s" % r["note"])
-        if r["variant"] == "no-split-gso" and c:
-            biggest = c.get("max_network_size", 0)
+        if r["variant"] in ("split-gso", "no-split-gso") and c:
+            biggest = c.get("max_pkt_len", 0)
             if biggest <= SUPER_PACKET_MIN_BYTES:
-                print("    no super-packet reached CAKE (largest %d B), so split-gso and"
-                      " no-split-gso cannot differ in this run (see the TUN offloads line)"
-                      % biggest)
-            else:
-                print("    super-packets reached CAKE as one unit (largest %d B)" % biggest)
+                print("    no GSO super-packet has reached CAKE so far (largest %d B): split-gso"
+                      " and no-split-gso cannot differ in this run" % biggest)
+            elif r["variant"] == "no-split-gso":
+                print("    GSO super-packets reach CAKE (largest so far %d B); here each one is"
+                      " a single CAKE unit, cut into segments after dequeue" % biggest)
     print()
 
 
@@ -563,18 +569,15 @@ def cmd_svg(argv):
           svg_text(SVG_W / 2, 24, "Ping RTT through the tunnel under %s, %s bottleneck "
                    "%d Mbit/s (bloated tbf)" % (load, topo, rate), size=15,
                    extra='font-weight="bold"')]
-    dec = lo
-    while dec <= hi:
+    for e in range(-1, 4):
         for m in (1, 2, 5):
-            v = dec * m
+            v = m * 10.0 ** e
             if v < lo or v > hi:
                 continue
             y = ylog(v, lo, hi)
             el.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>' % (
                 PLOT_L, y, PLOT_R, y, "#bbb" if m == 1 else "#eee"))
-            if m == 1 or v in (2, 5, 20, 50, 200, 500):
-                el.append(svg_text(PLOT_L - 6, y + 4, ("%g" % v), anchor="end", size=11))
-        dec *= 10
+            el.append(svg_text(PLOT_L - 6, y + 4, "%g" % round(v, 1), anchor="end", size=11))
     step = 1 if tmax <= 12 else 2 if tmax <= 30 else 5
     t = 0
     while t <= tmax + 1e-9:

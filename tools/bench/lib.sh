@@ -169,7 +169,11 @@ machine_facts() {
 	echo "kernel:    $(uname -srm)"
 	echo "cpu:       $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) online"
 	echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at start)"
-	echo "cakewg:    $CAKEWG ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))"
+	local cache build_type='?'
+	cache=$(dirname "$(dirname "$CAKEWG")")/CMakeCache.txt
+	[ -f "$cache" ] && build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache")
+	echo "cakewg:    $CAKEWG (tree $(git -C "$TOP" describe --always --dirty 2>/dev/null ||
+		echo '?'), ${build_type:-default} build)"
 	echo "wg-go:     $(wireguard-go --version 2>/dev/null | head -n1)"
 	echo "iperf3:    $(iperf3 --version 2>/dev/null | head -n1)"
 }
