@@ -65,7 +65,7 @@ marked_by_cake() {
 	cap=$CAP
 	marks=$(tin_field "${P}wa" 1 ecn_mark)
 	drops=$(tin_field "${P}wa" 1 drops)
-	ce=$(jget "$cap" "j['ecn'][3]")
+	ce=$(jget "$cap" "j['ecn_segs'][3]")
 	ect=$(jget "$cap" "j['ecn'][2]")
 	ce_kernel=$(kstat b IpExtInCEPkts)
 	delivered_ce=$(kstat a TcpExtTCPDeliveredCE)
@@ -118,11 +118,13 @@ inner=$CAP
 capture_stop outer
 outer=$CAP
 outer_ce=$(jget "$outer" "j['ecn'][3]")
-inner_ce=$(jget "$inner" "j['ecn'][3]")
+inner_ce=$(jget "$inner" "j['ecn_segs'][3]")
 cake_marks=$(jget "$(cake_json "${P}wa")" "sum(t['ecn_mark'] for t in j['tins'])")
 ecn_drops=$(ext_val "${P}wb" rx_ecn_drops)
 log "goodput $rate Mbit/s; outer CE $outer_ce of $(jget "$outer" "j['packets']") datagrams;" \
 	"inner CE $inner_ce; marked by A's CAKE $cake_marks; B's rx_ecn_drops $ecn_drops"
+log "B's TUN writes: $(jget "$inner" "j['packets']") TCP packets, $(jget "$inner" "j['gso']")" \
+	"of them coalesced (GRO: $(ext_val "${P}wb" tun_gro_coalesced) segments joined)"
 [ "$outer_ce" -gt 20 ] || die "only $outer_ce datagrams arrived CE"
 [ "$(jget "$outer" "j['kernel_drops']")" = 0 ] && [ "$(jget "$inner" "j['kernel_drops']")" = 0 ] ||
 	die "a capture lost packets: the counts cannot be compared"

@@ -16,6 +16,8 @@ seconds, prints one JSON object:
   frags        IPv4/IPv6 fragments (an oversized datagram the kernel had to cut)
   gso          GSO packets seen (the tap sees them before any segmentation)
   ecn          [Not-ECT, ECT(1), ECT(0), CE] counts of the IP header's ECN field
+  ecn_segs     the same, a GSO packet counted as the segments it carries (a receiver
+               that coalesces CE segments (GRO) writes fewer, larger CE packets)
   dscp         {DSCP value: count}
   kernel_drops packets the socket lost (PACKET_STATISTICS); then counts are a sample
 
@@ -76,9 +78,10 @@ class Counts:
         self.frags = 0
         self.gso = 0
         self.ecn = [0, 0, 0, 0]
+        self.ecn_segs = [0, 0, 0, 0]
         self.dscp = {}
 
-    def add(self, wire_len, tos, frag, gso):
+    def add(self, wire_len, tos, frag, gso, segs):
         self.packets += 1
         self.max_len = max(self.max_len, wire_len)
         if self.limit and wire_len > self.limit:
@@ -86,12 +89,13 @@ class Counts:
         self.frags += frag
         self.gso += gso
         self.ecn[tos & 3] += 1
+        self.ecn_segs[tos & 3] += segs
         self.dscp[tos >> 2] = self.dscp.get(tos >> 2, 0) + 1
 
     def report(self, drops):
         return {
             "packets": self.packets, "max_len": self.max_len, "over": self.over,
-            "frags": self.frags, "gso": self.gso, "ecn": self.ecn,
+            "frags": self.frags, "gso": self.gso, "ecn": self.ecn, "ecn_segs": self.ecn_segs,
             "dscp": {str(k): v for k, v in sorted(self.dscp.items())},
             "kernel_drops": drops,
         }
@@ -157,11 +161,13 @@ def handle(c, args, view, n, hatype):
             return
         if not is_frag and args.udp_port not in ports(pkt, ihl):
             return
-    wire = tot
+    wire, segs = tot, 1
     gso = gso_type != VNET_GSO_NONE and gso_size > 0
     if gso:
-        wire = min(tot, ihl + l4_len(pkt, ihl, proto) + gso_size)
-    c.add(wire, tos, int(is_frag), int(gso))
+        hdrs = ihl + l4_len(pkt, ihl, proto)
+        wire = min(tot, hdrs + gso_size)
+        segs = max(1, -(-(tot - hdrs) // gso_size))
+    c.add(wire, tos, int(is_frag), int(gso), segs)
 
 
 def main():
