@@ -379,9 +379,14 @@ static void watch_udp(struct daemon *d)
 	}
 }
 
+/* New sockets: watch them, and forget a wait for writability on a closed one. */
 static void rebound(void *ctx)
 {
-	watch_udp(ctx);
+	struct daemon *d = ctx;
+
+	ev_io_stop(d->loop, &d->udp_write_w);
+	d->waiting_writable = false;
+	watch_udp(d);
 }
 
 static int setup_io(struct daemon *d, const char *ifname)
