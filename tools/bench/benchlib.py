@@ -208,13 +208,23 @@ def parse_iperf(path):
     start = r.get("start", {}).get("test_start", {})
     blk = start.get("blksize", 0)
     flows, retrans = [], 0
-    for st in r["end"].get("streams", []):
-        if "udp" in st:
+    streams = r["end"].get("streams", [])
+    if streams and "udp" in streams[0]:
+        # iperf3 3.12 counts the omitted seconds into the client's per-stream UDP losses
+        # (more lost than sent) and reports 0 bytes per stream on the server; the
+        # server's sequence numbers minus its gaps are right (they add up to
+        # sum_received), so per-flow goodput comes from --get-server-output.
+        srv = (r.get("server_output_json") or {}).get("end", {}).get("streams", [])
+        for st in srv or streams:
             u = st["udp"]
             got = max(0, u.get("packets", 0) - u.get("lost_packets", 0))
             secs = u.get("seconds") or 1.0
             flows.append(got * blk * 8 / secs / 1e6)
-        else:
+        if not srv:
+            return {"flows": flows, "sum": sum(flows), "jain": jain(flows), "retransmits": 0,
+                    "cc": None, "error": "no server output: per-flow UDP numbers unreliable"}
+    for st in streams:
+        if "receiver" in st:
             flows.append(st["receiver"]["bits_per_second"] / 1e6)
             retrans += st.get("sender", {}).get("retransmits", 0) or 0
     cc = r["end"].get("sender_tcp_congestion")
@@ -270,6 +280,58 @@ def tunq_drops(before, after):
     return a - b
 
 
+# Where a queue can stand, by interface name after the run's prefix (tools/bench/lib.sh).
+QUEUE_PLACES = {
+    "c": "client veth", "rs": "router->server", "rc": "router->client", "s": "server veth",
+    "kc": "client TUN", "gc": "client TUN", "ks": "server TUN", "gs": "server TUN",
+}
+
+
+def parse_queues(path, prefix, port_c, port_s):
+    """{place: [bytes per sample]} from a queue_sampler file: qdisc backlogs, and the UDP
+    socket memory in use (send: sk_wmem, receive: sk_rmem) of both daemons' sockets."""
+    places = {}
+    try:
+        text = open(path).read()
+    except (OSError, TypeError):
+        return places
+    for block in text.split("\n@ ")[0:]:
+        side = None
+        sample = {}
+        for line in block.splitlines():
+            if line.startswith("Q "):
+                side = None
+                try:
+                    qds = json.loads(line[2:])
+                except ValueError:
+                    continue
+                for q in qds:
+                    dev = q.get("dev", "")
+                    if not dev.startswith(prefix):
+                        continue
+                    place = QUEUE_PLACES.get(dev[len(prefix):])
+                    if place:
+                        sample[place] = sample.get(place, 0) + q.get("backlog", 0)
+            elif line.startswith("U "):
+                side = line[2:].strip()
+            elif side and ":" in line:
+                f = line.split()
+                if len(f) < 5 or not re.match(r"^[0-9A-F]+:[0-9A-F]{4}$", f[1]):
+                    continue
+                port = int(f[1].split(":")[1], 16)
+                if port != (port_c if side == "c" else port_s):
+                    continue
+                tx, rx = (int(x, 16) for x in f[4].split(":"))
+                who = "client" if side == "c" else "server"
+                sample[who + " UDP send"] = sample.get(who + " UDP send", 0) + tx
+                sample[who + " UDP recv"] = sample.get(who + " UDP recv", 0) + rx
+        if not sample:
+            continue
+        for k, v in sample.items():
+            places.setdefault(k, []).append(v)
+    return places
+
+
 def cake_delta(before, after):
     if not before or not after:
         return None
@@ -302,6 +364,8 @@ def cmd_lat_record(argv):
         "cake_server": cake_delta(parse_cakewg_get(a.get("cake_s0")),
                                   parse_cakewg_get(a.get("cake_s1"))),
         "tunq_drops": tunq_drops(a.get("tunq0"), a.get("tunq1")),
+        "queues": parse_queues(a.get("queues"), a.get("prefix", ""),
+                               int(a.get("port_c") or 0), int(a.get("port_s") or 0)),
         "loadavg": a.get("loadavg", ""),
     }
     append_jsonl(path, rec)
@@ -516,6 +580,43 @@ def print_backpressure(recs):
     print()
 
 
+def print_queues(recs):
+    rows = [r for r in recs if r["variant"] == "default" and r["load"] != "idle"
+            and r.get("queues")]
+    if not rows:
+        return
+    print("Where the queues stood (sampled every 0.5 s while the load ran): median/max of each")
+    print("place, in ms of the bottleneck rate (bytes x 8 / rate). UDP send/recv = the socket")
+    print("memory in use (truesize, so more than the payload); a sent datagram stays charged")
+    print("to its socket while it waits in the qdiscs below, so 'UDP send' overlaps the veth/tbf")
+    print("backlogs and is not added into the sum. Places under 1 ms left out.")
+    order = {(t, l): (i, j) for i, t in enumerate(TOPOS) for j, l in enumerate(LOADS)}
+    rows.sort(key=lambda r: (r["rate"], order.get((r["topo"], r["load"]), (9, 9)),
+                             r["impl"] != "cakewg"))
+    for r in rows:
+        parts = []
+        total = 0.0
+        for place in sorted(r["queues"]):
+            xs = r["queues"][place]
+            to_ms = 8.0 / (r["rate"] * 1e6) * 1e3
+            m, mx = statistics.median(xs) * to_ms, max(xs) * to_ms
+            if not place.endswith("UDP send"):
+                total += m
+            if mx >= 1.0:
+                parts.append("%s %.0f/%.0f" % (place, m, mx))
+        base = idle_med(recs, r)
+        rest = None
+        if base is not None and r["ping"]["med"] is not None:
+            rest = r["ping"]["med"] - base - total
+        print("%-6s %4d %-8s %-12s %s" % (r["topo"], r["rate"], r["load"], IMPL_NAMES[r["impl"]],
+                                         "; ".join(parts) if parts else "(none >= 1 ms)"))
+        print("%33s rest = ping median - idle median - sum of the medians: %s ms" % (
+            "", fmt(rest, "%.0f")))
+    print("(rest: delay that no sampled kernel queue shows: inside the daemons - CAKE, Go")
+    print("channels, the TUN ring - or waiting for a CPU)")
+    print()
+
+
 def cmd_lat_report(argv):
     recs = read_jsonl(argv[0])
     if not recs:
@@ -523,6 +624,7 @@ def cmd_lat_report(argv):
         return 1
     print_matrix(recs)
     print_targets(recs)
+    print_queues(recs)
     print_seeds(recs)
     print_backpressure(recs)
     return 0

@@ -46,6 +46,7 @@ SVG=
 KEEP=
 FIFO_LIMIT=4mb
 PING_INTERVAL=0.05
+SAMPLE_INTERVAL=0.5
 UDP_LEN=1360
 UDP_OVER_PCT=150
 
@@ -160,7 +161,7 @@ start_load() {
 		UP_JSON=$RAW/$tag-up.json
 		local per=$((rate * 1000 * UDP_OVER_PCT / 100 / 16))
 		n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -u -P 16 -b "${per}K" \
-			-l "$UDP_LEN" >"$UP_JSON" 2>&1 &
+			-l "$UDP_LEN" --get-server-output >"$UP_JSON" 2>&1 &
 		LOAD_PIDS+=($!)
 		;;
 	esac
@@ -180,11 +181,15 @@ run_one() {
 		cake_snap "$c0" "$s0"
 		[ "$topo" = remote ] && shaped=$(awk "BEGIN { print $rate * 0.95 }")
 	fi
+	queue_sampler "$RAW/$tag-queues.txt" "$impl" "$SAMPLE_INTERVAL" &
+	local sampler=$!
 	start_load "$load" "$impl" "$rate" "$tag"
 	[ "$load" = idle ] || sleep "$WARM.3"
 	n c ping -n -i "$PING_INTERVAL" -c "$PING_COUNT" -W 3 "$(tun_addr "$impl" s)" \
 		>"$RAW/$tag-ping.txt" 2>&1 || true
 	for pid in "${LOAD_PIDS[@]}"; do wait "$pid" || true; done
+	kill "$sampler" 2>/dev/null || true
+	wait "$sampler" 2>/dev/null || true
 	n c tc -s qdisc show dev "$(tun_if "$impl" c)" >"$RAW/$tag-tunq1.txt"
 	if [ "$impl" = cakewg ]; then
 		c1=$RAW/$tag-cake-c1.txt
@@ -196,6 +201,8 @@ run_one() {
 		interval="$PING_INTERVAL" ping="$RAW/$tag-ping.txt" up="$UP_JSON" down="$DOWN_JSON" \
 		cake_c0="$c0" cake_c1="$c1" cake_s0="$s0" cake_s1="$s1" \
 		tunq0="$RAW/$tag-tunq0.txt" tunq1="$RAW/$tag-tunq1.txt" \
+		queues="$RAW/$tag-queues.txt" prefix="$P" port_c="510$(impl_net "$impl")1" \
+		port_s="510$(impl_net "$impl")2" \
 		loadavg="$(cut -d' ' -f1 /proc/loadavg)"
 	sleep 1 # the 4 MB FIFOs drain (0.7 s at 50 Mbit/s)
 }

@@ -169,11 +169,20 @@ machine_facts() {
 	echo "kernel:    $(uname -srm)"
 	echo "cpu:       $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) online"
 	echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at start)"
-	local cache build_type='?'
+	# The source the binary was built from: its build tree's CMakeCache names it; a git
+	# tree is described, an exported one (git archive) may carry its commit in .commit.
+	local cache src="" build_type='?' desc='?'
 	cache=$(dirname "$(dirname "$CAKEWG")")/CMakeCache.txt
-	[ -f "$cache" ] && build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache")
-	echo "cakewg:    $CAKEWG (tree $(git -C "$TOP" describe --always --dirty 2>/dev/null ||
-		echo '?'), ${build_type:-default} build)"
+	if [ -f "$cache" ]; then
+		build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache")
+		src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+	fi
+	if [ -n "$src" ]; then
+		desc=$(git -C "$src" describe --always --dirty 2>/dev/null ||
+			cat "$src/.commit" 2>/dev/null || echo '?')
+	fi
+	echo "cakewg:    $CAKEWG"
+	echo "           built from ${src:-?} at $desc, ${build_type:-default} build"
 	echo "wg-go:     $(wireguard-go --version 2>/dev/null | head -n1)"
 	echo "iperf3:    $(iperf3 --version 2>/dev/null | head -n1)"
 }
@@ -183,11 +192,35 @@ tun_offloads() {
 	n c "$PY" "$BENCH_PY" offloads "$(tun_if "$1" c)" | sed 's/^[^:]*: //'
 }
 
+# queue_sampler OUT IMPL INTERVAL_S: until killed, appends to OUT every INTERVAL_S the
+# backlog of every qdisc in the namespaces (tc -j) and the UDP socket queues of IMPL's two
+# daemons (/proc/PID/net/udp, read in the daemon's own namespace), so the report can say
+# where a queue stood. Run it in the background and kill it by its pid.
+queue_sampler() {
+	local out=$1 iv=$3 pc=${DAEMON_PID_C[$2]} ps=${DAEMON_PID_S[$2]} ns
+	trap - EXIT INT TERM # never the namespace cleanup from this subshell
+	while :; do
+		{
+			echo "@ $EPOCHREALTIME"
+			for ns in c r s; do
+				[ -e "/var/run/netns/$P-$ns" ] || continue
+				echo "Q $(tc -n "$P-$ns" -s -j qdisc show 2>/dev/null)"
+			done
+			echo "U c"
+			cat "/proc/$pc/net/udp" 2>/dev/null
+			echo "U s"
+			cat "/proc/$ps/net/udp" 2>/dev/null
+		} >>"$out"
+		sleep "$iv"
+	done
+}
+
 # iperf_servers PORT...: persistent iperf3 servers in the server namespace.
 iperf_servers() {
 	local port
 	for port in "$@"; do
-		n s iperf3 -s -D -p "$port" >/dev/null 2>&1
+		# -J: a client asking --get-server-output receives the server's JSON
+		n s iperf3 -s -D -J -p "$port" >/dev/null 2>&1
 		wait_for 5 n s sh -c "ss -ltn | grep -q ':$port '" ||
 			die "iperf3 server on port $port did not start"
 	done
