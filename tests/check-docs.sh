@@ -11,6 +11,7 @@
 #  - the UAPI extension keys of src/core/uapi.c are in the README and architecture.md;
 #  - architecture.md's module map names every source file and every tools/ entry;
 #  - every repository path in `backticks` or a link in the two markdown files exists;
+#  - every result file under doc/bench/ is linked from the README;
 #  - both man pages render without a groff warning (when groff is installed).
 set -u
 top=${1:-.}
@@ -172,6 +173,15 @@ for f in README.md doc/architecture.md; do
 		compgen -G "$g" >/dev/null || bad "$f names $t, which does not exist"
 	done
 done
+
+# --- measured numbers: only from doc/bench/, and every result there linked ---
+bench=$(files_in doc/bench '*')
+for r in $bench; do
+	[[ $readme == *"]($r)"* ]] || bad "README.md does not link the results in $r"
+done
+if [ -n "$bench" ] && [[ $readme == *"No benchmark results are committed"* ]]; then
+	bad "README.md says no benchmark results are committed, but doc/bench/ has some"
+fi
 
 # --- man pages render cleanly ---
 if command -v groff >/dev/null; then
