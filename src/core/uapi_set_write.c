@@ -25,11 +25,19 @@ static bool one_line(const char *s)
 	return !strpbrk(s, "\r\n");
 }
 
+/*
+ * The CAKE lines come first: wireguard-go applies each line as it reads it, so it refuses
+ * a request that asks for CAKE before it changed anything.
+ */
 static int put_device(struct wg_devconf_buf *out, const struct wg_devconf *conf)
 {
 	if ((conf->cake && !one_line(conf->cake)) ||
 	    (conf->cake_ingress && !one_line(conf->cake_ingress)))
 		return -EINVAL;
+	if (conf->cake)
+		wg_devconf_buf_printf(out, "cake=%s\n", conf->cake);
+	if (conf->cake_ingress)
+		wg_devconf_buf_printf(out, "cake_ingress=%s\n", conf->cake_ingress);
 	if (conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
 		put_key(out, "private_key", conf->private_key);
 	if (conf->flags & WG_DEVCONF_HAS_LISTEN_PORT)
@@ -38,10 +46,6 @@ static int put_device(struct wg_devconf_buf *out, const struct wg_devconf *conf)
 		wg_devconf_buf_printf(out, "fwmark=%u\n", conf->fwmark);
 	if (conf->flags & WG_DEVCONF_REPLACE_PEERS)
 		wg_devconf_buf_printf(out, "replace_peers=true\n");
-	if (conf->cake)
-		wg_devconf_buf_printf(out, "cake=%s\n", conf->cake);
-	if (conf->cake_ingress)
-		wg_devconf_buf_printf(out, "cake_ingress=%s\n", conf->cake_ingress);
 	return 0;
 }
 

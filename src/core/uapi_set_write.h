@@ -6,11 +6,12 @@
  * parsing the lines between "set=1" and the blank line gives back the same
  * configuration (flags, keys, numbers, endpoints, allowed IPs in order, CAKE strings).
  *
- * Order, as wireguard-tools writes it: private_key, listen_port, fwmark, replace_peers,
- * then cakewg's cake and cake_ingress (device keys must come before the first peer);
- * per peer public_key, then either remove=true alone or update_only, preshared_key,
- * endpoint, persistent_keepalive_interval, replace_allowed_ips and one allowed_ip per
- * entry ("-prefix" for a removal). Keys are lowercase hex, never base64.
+ * Order: cakewg's cake and cake_ingress first (wireguard-go, which knows neither, then
+ * refuses the request before it applied any line), then as wireguard-tools writes it:
+ * private_key, listen_port, fwmark, replace_peers; per peer public_key, then either
+ * remove=true alone or update_only, preshared_key, endpoint,
+ * persistent_keepalive_interval, replace_allowed_ips and one allowed_ip per entry
+ * ("-prefix" for a removal). Keys are lowercase hex, never base64.
  */
 #ifndef CAKEWG_SRC_CORE_UAPI_SET_WRITE_H
 #define CAKEWG_SRC_CORE_UAPI_SET_WRITE_H

@@ -177,6 +177,39 @@ Test(uapi_set_write, minimal_requests)
 	wg_devconf_free(c);
 }
 
+/*
+ * The device's CAKE lines come right after set=1, before any line wireguard-go would
+ * apply: it knows no cake key, so it then refuses the request having changed nothing.
+ */
+Test(uapi_set_write, cake_lines_come_first)
+{
+	static const char cake[] = "bandwidth 100Mbit", ingress[] = "besteffort";
+	struct wg_devconf_buf buf = {0};
+	struct wg_devconf *c = wg_devconf_new();
+	struct wg_devconf_peer *p;
+
+	cr_assert(c);
+	c->flags = WG_DEVCONF_HAS_PRIVATE_KEY | WG_DEVCONF_HAS_LISTEN_PORT;
+	c->listen_port = 51820;
+	cr_assert(wg_encoding_key_from_hex(c->private_key, K1, strlen(K1)));
+	cr_assert_eq(wg_devconf_set_string(&c->cake, cake, strlen(cake)), 0);
+	p = wg_devconf_add_peer(c);
+	cr_assert(p);
+	cr_assert(wg_encoding_key_from_hex(p->public_key, K2, strlen(K2)));
+	p->flags = WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
+	cr_assert_str_eq(write_ok(c, &buf), "set=1\ncake=bandwidth 100Mbit\nprivate_key=" K1
+					    "\nlisten_port=51820\npublic_key=" K2 "\n\n");
+	wg_devconf_buf_wipe(&buf);
+
+	cr_assert_eq(wg_devconf_set_string(&c->cake_ingress, ingress, strlen(ingress)), 0);
+	cr_assert_str_eq(write_ok(c, &buf),
+			 "set=1\ncake=bandwidth 100Mbit\ncake_ingress=besteffort\nprivate_key=" K1
+			 "\nlisten_port=51820\npublic_key=" K2 "\n\n");
+	round_trip(c);
+	wg_devconf_buf_wipe(&buf);
+	wg_devconf_free(c);
+}
+
 /* A wg-quick file as `cakewg up` reads it, sent to the daemon and read back. */
 Test(uapi_set_write, wg_quick_file_round_trip)
 {

@@ -32,6 +32,7 @@
 #include "src/core/devconf.h"
 #include "src/core/encoding.h"
 #include "src/core/ipaddr.h"
+#include "src/core/uapi_set_write.h"
 #include "src/edge/uapi_client.h"
 #include "tools/cakewg/commands.h"
 
@@ -514,68 +515,6 @@ static bool parse_args(struct set_ctx *s, int argc, char *argv[])
 	return true;
 }
 
-static void put_key(struct wg_devconf_buf *out, const char *name,
-		    const uint8_t key[static WG_ENCODING_KEY_LEN])
-{
-	char hex[WG_ENCODING_KEY_HEX_SIZE];
-
-	wg_encoding_key_to_hex(hex, key);
-	wg_devconf_buf_printf(out, "%s=%s\n", name, hex);
-	cw_memzero(hex, sizeof(hex));
-}
-
-/* The peer's lines in the order wg's userspace_set_device writes them. */
-static void put_peer(struct wg_devconf_buf *out, const struct wg_devconf_peer *peer)
-{
-	char text[WG_IPADDR_ENDPOINT_STRLEN];
-
-	put_key(out, "public_key", peer->public_key);
-	if (peer->flags & WG_DEVCONF_PEER_REMOVE_ME) {
-		wg_devconf_buf_printf(out, "remove=true\n");
-		return;
-	}
-	if (peer->flags & WG_DEVCONF_PEER_HAS_PRESHARED_KEY)
-		put_key(out, "preshared_key", peer->preshared_key);
-	if (peer->flags & WG_DEVCONF_PEER_HAS_ENDPOINT) {
-		wg_ipaddr_endpoint_format(text, &peer->endpoint);
-		wg_devconf_buf_printf(out, "endpoint=%s\n", text);
-	}
-	if (peer->flags & WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE)
-		wg_devconf_buf_printf(out, "persistent_keepalive_interval=%u\n",
-				      peer->persistent_keepalive_secs);
-	if (peer->flags & WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS)
-		wg_devconf_buf_printf(out, "replace_allowed_ips=true\n");
-	for (size_t i = 0; i < peer->n_allowedips; i++) {
-		const struct wg_devconf_allowedip *aip = &peer->allowedips[i];
-
-		wg_ipaddr_prefix_format(text, &aip->prefix);
-		wg_devconf_buf_printf(out, "allowed_ip=%s%s\n",
-				      aip->flags & WG_DEVCONF_AIP_REMOVE_ME ? "-" : "", text);
-	}
-}
-
-/*
- * The whole `set=1` request. The CAKE lines are device lines and go first: wireguard-go
- * applies each line as it reads it, so it refuses them before it changed anything.
- */
-static void put_request(struct wg_devconf_buf *out, const struct wg_devconf *conf)
-{
-	wg_devconf_buf_printf(out, "set=1\n");
-	if (conf->cake)
-		wg_devconf_buf_printf(out, "cake=%s\n", conf->cake);
-	if (conf->cake_ingress)
-		wg_devconf_buf_printf(out, "cake_ingress=%s\n", conf->cake_ingress);
-	if (conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
-		put_key(out, "private_key", conf->private_key);
-	if (conf->flags & WG_DEVCONF_HAS_LISTEN_PORT)
-		wg_devconf_buf_printf(out, "listen_port=%u\n", conf->listen_port);
-	if (conf->flags & WG_DEVCONF_HAS_FWMARK)
-		wg_devconf_buf_printf(out, "fwmark=%u\n", conf->fwmark);
-	for (size_t i = 0; i < conf->n_peers; i++)
-		put_peer(out, conf->peers[i]);
-	wg_devconf_buf_printf(out, "\n");
-}
-
 static int send_request(const char *ifname, const struct wg_devconf *conf)
 {
 	struct wg_devconf_buf req = {0}, reply = {0};
@@ -585,9 +524,13 @@ static int send_request(const char *ifname, const struct wg_devconf *conf)
 		return -EINVAL;
 	if (strlen(ifname) >= IFNAMSIZ)
 		return -ENODEV;
-	put_request(&req, conf);
-	ret = req.failed ? -ENOMEM
-			 : wg_uapi_client_request(ifname, req.data, req.len, &reply, &remote);
+	/*
+	 * The CAKE lines come first in the request: wireguard-go applies each line as it
+	 * reads it, so it refuses them before it changed anything.
+	 */
+	ret = wg_uapi_set_write(conf, &req);
+	if (!ret)
+		ret = wg_uapi_client_request(ifname, req.data, req.len, &reply, &remote);
 	wg_devconf_buf_wipe(&req);
 	wg_devconf_buf_wipe(&reply);
 	/* wg falls back to the kernel's netlink, which answers ENODEV. */
