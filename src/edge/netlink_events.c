@@ -70,6 +70,8 @@ int wg_netlink_events_fd(const struct wg_nl_events *ev)
 	return mnl_socket_get_fd(ev->sk);
 }
 
+enum { WG_NL_EVENT_COPY_BYTES = 4096 }; /* a link message is far smaller */
+
 static int parse_link(const struct nlmsghdr *nlh, struct wg_nl_link_event *e)
 {
 	const struct nlattr *tb[IFLA_MAX + 1];
@@ -88,6 +90,27 @@ static int parse_link(const struct nlmsghdr *nlh, struct wg_nl_link_event *e)
 	return 0;
 }
 
+/*
+ * libmnl bounds its attribute walk by the message's aligned length. The kernel may end a
+ * datagram with an unaligned message, and a caller's buffer may end right there: then
+ * the message is parsed from a zero-padded copy, so nothing is read past the buffer.
+ */
+static int parse_whole(const struct nlmsghdr *nlh, size_t rest, struct wg_nl_link_event *e)
+{
+	union {
+		struct nlmsghdr hdr;
+		uint8_t bytes[WG_NL_EVENT_COPY_BYTES];
+	} copy;
+
+	if (NLMSG_ALIGN((size_t)nlh->nlmsg_len) <= rest)
+		return parse_link(nlh, e);
+	if (nlh->nlmsg_len > sizeof(copy))
+		return -EINVAL;
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, nlh, nlh->nlmsg_len);
+	return parse_link(&copy.hdr, e);
+}
+
 int wg_netlink_events_parse(const void *buf, size_t len,
 			    void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx)
 {
@@ -102,7 +125,7 @@ int wg_netlink_events_parse(const void *buf, size_t len,
 
 		if (nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK)
 			continue;
-		if (parse_link(nlh, &e) < 0)
+		if (parse_whole(nlh, rest, &e) < 0)
 			return -EINVAL;
 		cb(ctx, &e);
 		n++;

@@ -68,10 +68,7 @@ bool wg_netlink_metrics_mtu(const struct nlattr *metrics, uint32_t *mtu);
  */
 static inline bool wg_netlink_msg_ok(const struct nlmsghdr *nlh, size_t rest)
 {
-	/* The aligned length must fit too: libmnl bounds attribute walks by it, so an
-	 * unaligned last message would let them read past the buffer. */
-	return rest >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       NLMSG_ALIGN((size_t)nlh->nlmsg_len) <= rest;
+	return rest >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= rest;
 }
 
 /* The message after nlh; *rest shrinks (to 0 at most) by its aligned length. */
