@@ -332,6 +332,17 @@ def parse_queues(path, prefix, port_c, port_s):
     return places
 
 
+def sched_delta(before, after):
+    """{"run_s", "wait_s"}: CPU time of the daemons' threads and their time runnable but
+    waiting for a CPU, between two daemon_sched snapshots."""
+    try:
+        r0, w0 = (int(x) for x in before.split())
+        r1, w1 = (int(x) for x in after.split())
+    except (AttributeError, ValueError):
+        return None
+    return {"run_s": (r1 - r0) / 1e9, "wait_s": (w1 - w0) / 1e9}
+
+
 def cake_delta(before, after):
     if not before or not after:
         return None
@@ -366,6 +377,7 @@ def cmd_lat_record(argv):
         "tunq_drops": tunq_drops(a.get("tunq0"), a.get("tunq1")),
         "queues": parse_queues(a.get("queues"), a.get("prefix", ""),
                                int(a.get("port_c") or 0), int(a.get("port_s") or 0)),
+        "sched": sched_delta(a.get("sched0"), a.get("sched1")),
         "loadavg": a.get("loadavg", ""),
     }
     append_jsonl(path, rec)
@@ -610,10 +622,14 @@ def print_queues(recs):
             rest = r["ping"]["med"] - base - total
         print("%-6s %4d %-8s %-12s %s" % (r["topo"], r["rate"], r["load"], IMPL_NAMES[r["impl"]],
                                          "; ".join(parts) if parts else "(none >= 1 ms)"))
-        print("%33s rest = ping median - idle median - sum of the medians: %s ms" % (
-            "", fmt(rest, "%.0f")))
+        sc = r.get("sched")
+        cpu = ("; daemons on a CPU %.2f s, waiting for one %.2f s" % (sc["run_s"], sc["wait_s"])
+               if sc else "")
+        print("%33s rest = ping median - idle median - sum of the medians: %s ms%s" % (
+            "", fmt(rest, "%.0f"), cpu))
     print("(rest: delay that no sampled kernel queue shows: inside the daemons - CAKE, Go")
-    print("channels, the TUN ring - or waiting for a CPU)")
+    print("channels, the TUN ring - or waiting for a CPU. The daemons' CPU and run-queue")
+    print("times are summed over both ends and all threads, for the whole run incl. warm-up.)")
     print()
 
 
@@ -733,11 +749,13 @@ def cmd_tput_record(argv):
         rec.update(bytes=0, seconds=0, mbit=None, retransmits=None, cc=None,
                    error="iperf3 gave no result (%s)" % ex.__class__.__name__)
     rec["cpu_per_gb"] = rec["cpu_s"] / (rec["bytes"] / 1e9) if rec["bytes"] else None
+    rec["sched"] = sched_delta(a.get("sched0"), a.get("sched1"))
     append_jsonl(path, rec)
-    print("  %-12s %-4s round %d: %s Mbit/s, %.2f CPU-s (both daemons, %s cores busy), "
-          "%s CPU-s/GB%s" % (
+    print("  %-12s %-4s round %d: %s Mbit/s, %.2f CPU-s (both daemons, %s cores busy, "
+          "%s s waiting for a CPU), %s CPU-s/GB%s" % (
               IMPL_NAMES[rec["impl"]], rec["dir"], rec["round"], fmt(rec["mbit"]), rec["cpu_s"],
               fmt(rec["cpu_s"] / rec["seconds"] if rec["seconds"] else None, "%.2f"),
+              fmt(rec["sched"]["wait_s"] if rec["sched"] else None, "%.2f"),
               fmt(rec["cpu_per_gb"], "%.2f"),
               "" if not rec["error"] else "  ERROR " + rec["error"]))
     return 0

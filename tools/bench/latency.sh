@@ -29,8 +29,8 @@
 #   --svg FILE: RTT over time under tcp_nup, remote bottleneck, first rate.
 #   --keep DIR: keep the raw records (runs.jsonl), ping logs and iperf3 JSON there.
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
-# Bounded: about (duration + warm-up + 2.5 s) per run; the default matrix is 32 runs
-# plus 4 side-by-side runs per rate: about 10 minutes; --quick about 2.
+# Bounded: about (duration + warm-up + 4 s) per run; the default matrix is 32 runs
+# plus 4 side-by-side runs per rate: about 12 minutes; --quick about 2.5.
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -181,6 +181,8 @@ run_one() {
 		cake_snap "$c0" "$s0"
 		[ "$topo" = remote ] && shaped=$(awk "BEGIN { print $rate * 0.95 }")
 	fi
+	local sched0 sched1
+	sched0=$(daemon_sched "$impl")
 	queue_sampler "$RAW/$tag-queues.txt" "$impl" "$SAMPLE_INTERVAL" &
 	local sampler=$!
 	start_load "$load" "$impl" "$rate" "$tag"
@@ -190,6 +192,7 @@ run_one() {
 	for pid in "${LOAD_PIDS[@]}"; do wait "$pid" || true; done
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true
+	sched1=$(daemon_sched "$impl")
 	n c tc -s qdisc show dev "$(tun_if "$impl" c)" >"$RAW/$tag-tunq1.txt"
 	if [ "$impl" = cakewg ]; then
 		c1=$RAW/$tag-cake-c1.txt
@@ -202,7 +205,7 @@ run_one() {
 		cake_c0="$c0" cake_c1="$c1" cake_s0="$s0" cake_s1="$s1" \
 		tunq0="$RAW/$tag-tunq0.txt" tunq1="$RAW/$tag-tunq1.txt" \
 		queues="$RAW/$tag-queues.txt" prefix="$P" port_c="510$(impl_net "$impl")1" \
-		port_s="510$(impl_net "$impl")2" \
+		port_s="510$(impl_net "$impl")2" sched0="$sched0" sched1="$sched1" \
 		loadavg="$(cut -d' ' -f1 /proc/loadavg)"
 	sleep 1 # the 4 MB FIFOs drain (0.7 s at 50 Mbit/s)
 }

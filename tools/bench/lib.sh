@@ -110,6 +110,19 @@ daemon_cpu_ticks() {
 	echo "$total"
 }
 
+# daemon_sched IMPL: "RUN_NS WAIT_NS" over every thread of both daemons of IMPL, from
+# /proc/PID/task/TID/schedstat: time on a CPU, and time runnable but waiting for one.
+daemon_sched() {
+	local impl=$1 run=0 wait=0 f r w _
+	for f in /proc/"${DAEMON_PID_C[$impl]}"/task/*/schedstat \
+		/proc/"${DAEMON_PID_S[$impl]}"/task/*/schedstat; do
+		read -r r w _ <"$f" 2>/dev/null || continue
+		run=$((run + r))
+		wait=$((wait + w))
+	done
+	echo "$run $wait"
+}
+
 # uapi IFNAME: sends stdin (a UAPI request) to the daemon's socket, prints the reply
 # without its errno line; fails unless the reply is errno=0.
 uapi() {

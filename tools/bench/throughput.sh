@@ -53,11 +53,15 @@ run_one() {
 	local impl=$1 dir=$2 round=$3 t0 t1 json=$TMP/tput-$1-$2-$3.json
 	local -a args=(-c "$(tun_addr "$impl" s)" -p 5201 -t "$SECS" -P "$STREAMS" -C cubic -J)
 	[ "$dir" = down ] && args+=(-R)
+	local s0 s1
 	t0=$(daemon_cpu_ticks "$impl")
+	s0=$(daemon_sched "$impl")
 	n c timeout $((SECS + 20)) iperf3 "${args[@]}" >"$json" 2>&1 || true
 	t1=$(daemon_cpu_ticks "$impl")
+	s1=$(daemon_sched "$impl")
 	"$PY" "$BENCH_PY" tput-record "$RES" impl="$impl" dir="$dir" round="$round" \
-		json="$json" ticks=$((t1 - t0)) hz="$HZ" loadavg="$(cut -d' ' -f1 /proc/loadavg)"
+		json="$json" ticks=$((t1 - t0)) hz="$HZ" sched0="$s0" sched1="$s1" \
+		loadavg="$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 echo "== cakewg throughput benchmark (tools/bench/throughput.sh)"
@@ -65,7 +69,9 @@ machine_facts
 echo "settings:  $ROUNDS rounds x {up, down} x {cakewg, wireguard-go}, iperf3 -t $SECS" \
 	"-P $STREAMS -C cubic, tunnel MTU $TUNNEL_MTU, direct veth, no bottleneck"
 echo "CPU:       utime+stime of the two daemons of the tunnel under test (client and"
-echo "           server end together), per GB (1e9 bytes) of goodput at the receiver"
+echo "           server end together), per GB (1e9 bytes) of goodput at the receiver;"
+echo "           'waiting for a CPU' = their threads' run-queue time (/proc/PID/task/*/schedstat):"
+echo "           when it rivals the CPU time, the host, not the daemon, set the pace"
 echo
 
 topology direct
