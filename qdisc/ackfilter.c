@@ -70,34 +70,51 @@ static bool same_connection(const struct tcp_view *a, const struct tcp_view *b)
 	       !memcmp(a->addrs, b->addrs, a->alen);
 }
 
+/*
+ * A walk over the options of a TCP header, as the kernel's cake_get_tcpopt and
+ * cake_tcph_may_drop step through them: NOPs are skipped, and EOL, a truncated option or
+ * a length that is too short or runs past the header ends it.
+ */
+struct opt_walk {
+	const uint8_t *p;
+	uint32_t left;
+};
+
+static struct opt_walk options_of(const struct tcp_view *v)
+{
+	return (struct opt_walk){v->th + CAKE_TCP_HDR_BYTES, v->hlen - CAKE_TCP_HDR_BYTES};
+}
+
+/* The next option (its kind byte; *size its total length), or NULL at the end. */
+static const uint8_t *next_option(struct opt_walk *w, uint32_t *size)
+{
+	const uint8_t *opt;
+
+	while (w->left > 0 && *w->p == TCPOPT_NOP) {
+		w->p++;
+		w->left--;
+	}
+	opt = w->p;
+	if (w->left < 2 || opt[0] == TCPOPT_EOL || opt[1] < 2 || opt[1] > w->left)
+		return NULL;
+	*size = opt[1];
+	w->p += *size;
+	w->left -= *size;
+	return opt;
+}
+
 /* The first option of kind code (pointer to its contents, *oplen its total length). */
 static const uint8_t *tcp_option(const struct tcp_view *v, uint8_t code, uint32_t *oplen)
 {
-	const uint8_t *p = v->th + CAKE_TCP_HDR_BYTES;
-	uint32_t left = v->hlen - CAKE_TCP_HDR_BYTES;
+	struct opt_walk w = options_of(v);
+	const uint8_t *opt;
+	uint32_t size;
 
-	while (left > 0) {
-		uint8_t kind = *p;
-		uint32_t size;
-
-		if (kind == TCPOPT_EOL)
-			break;
-		if (kind == TCPOPT_NOP) {
-			p++;
-			left--;
-			continue;
-		}
-		if (left < 2)
-			break;
-		size = p[1];
-		if (size < 2 || size > left)
-			break;
-		if (kind == code) {
+	while ((opt = next_option(&w, &size))) {
+		if (opt[0] == code) {
 			*oplen = size;
-			return p + 2;
+			return opt + 2;
 		}
-		p += size;
-		left -= size;
 	}
 	return NULL;
 }
@@ -118,41 +135,25 @@ static void tcp_tstamp(const struct tcp_view *v, uint32_t *tsval, uint32_t *tsec
 /* cake_tcph_may_drop: flags exactly ACK (ECE/CWR aside) and only harmless options. */
 static bool may_drop(const struct tcp_view *v, uint32_t tsval_new, uint32_t tsecr_new)
 {
-	const uint8_t *p = v->th + CAKE_TCP_HDR_BYTES;
-	uint32_t left = v->hlen - CAKE_TCP_HDR_BYTES;
+	struct opt_walk w = options_of(v);
+	const uint8_t *opt;
+	uint32_t size;
 
 	if ((v->th[TCP_RESERVED_OFFSET] & 0x0f) ||
 	    (v->th[TCP_FLAGS_OFFSET] & TCP_FLAGS_SAFE_MASK) != CAKE_TCP_ACK)
 		return false;
-	while (left > 0) {
-		uint8_t kind = *p;
-		uint32_t size;
-
-		if (kind == TCPOPT_EOL)
-			break;
-		if (kind == TCPOPT_NOP) {
-			p++;
-			left--;
-			continue;
-		}
-		if (left < 2)
-			break;
-		size = p[1];
-		if (size < 2 || size > left)
-			break;
-		if (kind == TCPOPT_SACK) {
+	while ((opt = next_option(&w, &size))) {
+		if (opt[0] == TCPOPT_SACK) {
 			if (size % SACK_BLOCK_BYTES != TCPOLEN_SACK_BASE)
 				return false;
-		} else if (kind == TCPOPT_TIMESTAMP) {
+		} else if (opt[0] == TCPOPT_TIMESTAMP) {
 			if (size != TCPOLEN_TIMESTAMP ||
-			    seq_after(cake_get_be32(p + 2), tsval_new) ||
-			    seq_after(cake_get_be32(p + 6), tsecr_new))
+			    seq_after(cake_get_be32(opt + 2), tsval_new) ||
+			    seq_after(cake_get_be32(opt + 6), tsecr_new))
 				return false;
-		} else if (kind != TCPOPT_MD5SIG) {
+		} else if (opt[0] != TCPOPT_MD5SIG) {
 			return false; /* MSS, window scale, SACK-permitted, fast open, unknown */
 		}
-		p += size;
-		left -= size;
 	}
 	return true;
 }
