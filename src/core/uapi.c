@@ -301,8 +301,8 @@ int wg_uapi_set_parse(const char *text, size_t len, struct wg_devconf **out)
 	return ret;
 }
 
-static void put_key(struct wg_devconf_buf *out, const char *name,
-		    const uint8_t key[static WG_ENCODING_KEY_LEN])
+void wg_uapi_key_write(struct wg_devconf_buf *out, const char *name,
+		       const uint8_t key[static WG_ENCODING_KEY_LEN])
 {
 	char hex[WG_ENCODING_KEY_HEX_SIZE];
 
@@ -316,9 +316,10 @@ static void put_peer(struct wg_devconf_buf *out, const struct wg_devconf_peer *p
 	static const uint8_t zero[WG_ENCODING_KEY_LEN];
 	char text[WG_IPADDR_ENDPOINT_STRLEN];
 
-	put_key(out, "public_key", peer->public_key);
-	put_key(out, "preshared_key",
-		peer->flags & WG_DEVCONF_PEER_HAS_PRESHARED_KEY ? peer->preshared_key : zero);
+	wg_uapi_key_write(out, "public_key", peer->public_key);
+	wg_uapi_key_write(out, "preshared_key",
+			  peer->flags & WG_DEVCONF_PEER_HAS_PRESHARED_KEY ? peer->preshared_key
+									  : zero);
 	wg_devconf_buf_printf(out, "protocol_version=%u\n",
 			      peer->protocol_version ? peer->protocol_version
 						     : WG_DEVCONF_PROTOCOL_VERSION);
@@ -347,7 +348,7 @@ int wg_uapi_get_write(const struct wg_devconf *snap, struct wg_devconf_buf *out)
 {
 	if ((snap->flags & WG_DEVCONF_HAS_PRIVATE_KEY) &&
 	    !cw_is_zero(snap->private_key, sizeof(snap->private_key)))
-		put_key(out, "private_key", snap->private_key);
+		wg_uapi_key_write(out, "private_key", snap->private_key);
 	if ((snap->flags & WG_DEVCONF_HAS_LISTEN_PORT) && snap->listen_port)
 		wg_devconf_buf_printf(out, "listen_port=%u\n", snap->listen_port);
 	if ((snap->flags & WG_DEVCONF_HAS_FWMARK) && snap->fwmark)

@@ -66,6 +66,13 @@ int wg_uapi_get_write(const struct wg_devconf *snap, struct wg_devconf_buf *out)
 /* Appends "errno=N\n\n" (N as given: negative, as wireguard-go). Returns 0 or -ENOMEM. */
 int wg_uapi_errno_write(struct wg_devconf_buf *out, int err);
 
+/*
+ * Appends "name=<key as lowercase hex>\n", the form a key takes in both directions of the
+ * protocol (uapi_set_write.c writes requests with it). The text holds the key.
+ */
+void wg_uapi_key_write(struct wg_devconf_buf *out, const char *name,
+		       const uint8_t key[static WG_ENCODING_KEY_LEN]);
+
 enum wg_uapi_event {
 	WG_UAPI_NEED_MORE, /* all input used, no request complete yet */
 	WG_UAPI_GET,	   /* a complete `get=1` request: reply wg_uapi_get_write() */

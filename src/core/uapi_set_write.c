@@ -5,19 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "crypto/ct.h"
-#include "src/core/encoding.h"
 #include "src/core/ipaddr.h"
-
-static void put_key(struct wg_devconf_buf *out, const char *name,
-		    const uint8_t key[static WG_ENCODING_KEY_LEN])
-{
-	char hex[WG_ENCODING_KEY_HEX_SIZE];
-
-	wg_encoding_key_to_hex(hex, key);
-	wg_devconf_buf_printf(out, "%s=%s\n", name, hex);
-	cw_memzero(hex, sizeof(hex));
-}
+#include "src/core/uapi.h"
 
 /* A value is one line: the request reader cuts at '\n' and a NUL ends the string. */
 static bool one_line(const char *s)
@@ -39,7 +28,7 @@ static int put_device(struct wg_devconf_buf *out, const struct wg_devconf *conf)
 	if (conf->cake_ingress)
 		wg_devconf_buf_printf(out, "cake_ingress=%s\n", conf->cake_ingress);
 	if (conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
-		put_key(out, "private_key", conf->private_key);
+		wg_uapi_key_write(out, "private_key", conf->private_key);
 	if (conf->flags & WG_DEVCONF_HAS_LISTEN_PORT)
 		wg_devconf_buf_printf(out, "listen_port=%u\n", conf->listen_port);
 	if (conf->flags & WG_DEVCONF_HAS_FWMARK)
@@ -86,7 +75,7 @@ static int put_peer(struct wg_devconf_buf *out, const struct wg_devconf_peer *pe
 
 	if (!(peer->flags & WG_DEVCONF_PEER_HAS_PUBLIC_KEY))
 		return -EINVAL;
-	put_key(out, "public_key", peer->public_key);
+	wg_uapi_key_write(out, "public_key", peer->public_key);
 	if (peer->flags & WG_DEVCONF_PEER_REMOVE_ME) {
 		wg_devconf_buf_printf(out, "remove=true\n");
 		return 0;
@@ -94,7 +83,7 @@ static int put_peer(struct wg_devconf_buf *out, const struct wg_devconf_peer *pe
 	if (peer->flags & WG_DEVCONF_PEER_UPDATE_ONLY)
 		wg_devconf_buf_printf(out, "update_only=true\n");
 	if (peer->flags & WG_DEVCONF_PEER_HAS_PRESHARED_KEY)
-		put_key(out, "preshared_key", peer->preshared_key);
+		wg_uapi_key_write(out, "preshared_key", peer->preshared_key);
 	ret = put_endpoint(out, peer);
 	if (ret)
 		return ret;
