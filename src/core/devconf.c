@@ -200,6 +200,33 @@ bool wg_devconf_table_from_name(uint32_t *id, const char *name, size_t len)
 	return false;
 }
 
+/* wg compares "off" with strcasecmp. */
+static bool is_off(const char *s, size_t len)
+{
+	return len == 3 && !strncasecmp(s, "off", 3);
+}
+
+bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len)
+{
+	unsigned int base = len > 2 && s[0] == '0' && s[1] == 'x' ? 16 : 10;
+	uint64_t v = 0;
+
+	if (!is_off(s, len) && !wg_encoding_parse_uint(&v, s, len, base, UINT32_MAX))
+		return false;
+	*mark = (uint32_t)v;
+	return true;
+}
+
+bool wg_devconf_parse_keepalive(uint16_t *secs, const char *s, size_t len)
+{
+	uint64_t v = 0;
+
+	if (!is_off(s, len) && !wg_encoding_parse_uint(&v, s, len, 10, UINT16_MAX))
+		return false;
+	*secs = (uint16_t)v;
+	return true;
+}
+
 /* Makes room for need more bytes and a NUL; a move wipes the old copy. */
 static bool buf_reserve(struct wg_devconf_buf *buf, size_t need)
 {

@@ -177,6 +177,15 @@ const char *wg_devconf_table_name(uint32_t id);
 /* True when name (len bytes, any case) is "default", "main" or "local"; sets *id. */
 WG_MUST_CHECK bool wg_devconf_table_from_name(uint32_t *id, const char *name, size_t len);
 
+/*
+ * wg's words for two values, the same in a wg-quick file and on `wg set`'s command line
+ * (wireguard-tools config.c): a fwmark is "off" (any case) or a number up to 0xffffffff,
+ * decimal or "0x" and hex digits; a persistent keepalive is "off" or 0-65535 seconds.
+ * "off" is 0. False for anything else, the output untouched.
+ */
+WG_MUST_CHECK bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len);
+WG_MUST_CHECK bool wg_devconf_parse_keepalive(uint16_t *secs, const char *s, size_t len);
+
 /* A growable text buffer for the writers; wipe it when it held a key. */
 struct wg_devconf_buf {
 	char *data; /* NUL-terminated when non-NULL */

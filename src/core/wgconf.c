@@ -153,19 +153,9 @@ static int parse_listen_port(struct wg_wgconf *ctx, const char *v, size_t n)
 
 static int parse_fwmark(struct wg_wgconf *ctx, const char *v, size_t n)
 {
-	uint64_t mark = 0;
-	bool ok;
-
-	if (same_word("off", v, n))
-		ok = true;
-	else if (n > 2 && v[0] == '0' && v[1] == 'x')
-		ok = wg_encoding_parse_uint(&mark, v, n, 16, UINT32_MAX);
-	else
-		ok = wg_encoding_parse_uint(&mark, v, n, 10, UINT32_MAX);
-	if (!ok)
+	if (!wg_devconf_parse_fwmark(&ctx->conf->fwmark, v, n))
 		return fail(ctx, -EINVAL, "Fwmark is neither 0/off nor 0-0xffffffff: `%s'",
 			    quote(ctx, v, n));
-	ctx->conf->fwmark = (uint32_t)mark;
 	ctx->conf->flags |= WG_DEVCONF_HAS_FWMARK;
 	return 0;
 }
@@ -190,13 +180,10 @@ static int parse_preshared_key(struct wg_wgconf *ctx, const char *v, size_t n)
 
 static int parse_keepalive(struct wg_wgconf *ctx, const char *v, size_t n)
 {
-	uint64_t secs = 0;
-
-	if (!same_word("off", v, n) && !wg_encoding_parse_uint(&secs, v, n, 10, UINT16_MAX))
+	if (!wg_devconf_parse_keepalive(&ctx->peer->persistent_keepalive_secs, v, n))
 		return fail(ctx, -EINVAL,
 			    "Persistent keepalive interval is neither 0/off nor 1-65535: `%s'",
 			    quote(ctx, v, n));
-	ctx->peer->persistent_keepalive_secs = (uint16_t)secs;
 	ctx->peer->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
 	return 0;
 }

@@ -352,3 +352,66 @@ Test(devconf, buf_grows_and_wipes)
 	cr_assert_null(b.data);
 	cr_assert_eq(b.len, 0);
 }
+
+/* wg's fwmark words (wireguard-tools config.c parse_fwmark): accepted values and refusals. */
+Test(devconf, parse_fwmark)
+{
+	static const struct {
+		const char *in;
+		bool ok;
+		uint32_t want;
+	} cases[] = {
+		{"off", true, 0},
+		{"OFF", true, 0},
+		{"Off", true, 0},
+		{"0", true, 0},
+		{"51820", true, 51820},
+		{"4294967295", true, 0xffffffff},
+		{"0x0", true, 0},
+		{"0x1234", true, 0x1234},
+		{"0xffffffff", true, 0xffffffff},
+		{"0xFFFFFFFF", true, 0xffffffff},
+		{"4294967296", false, 0},
+		{"0x100000000", false, 0},
+		{"0x", false, 0},
+		{"0X10", false, 0},
+		{"", false, 0},
+		{"-1", false, 0},
+		{"+1", false, 0},
+		{" 1", false, 0},
+		{"1 ", false, 0},
+		{"of", false, 0},
+		{"offf", false, 0},
+		{"12abc", false, 0},
+	};
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(cases); i++) {
+		uint32_t mark = 77;
+		bool ok = wg_devconf_parse_fwmark(&mark, cases[i].in, strlen(cases[i].in));
+
+		cr_expect_eq(ok, cases[i].ok, "`%s'", cases[i].in);
+		cr_expect_eq(mark, cases[i].ok ? cases[i].want : 77, "`%s'", cases[i].in);
+	}
+}
+
+/* wg's persistent keepalive words: "off" or 0-65535 seconds, decimal only. */
+Test(devconf, parse_keepalive)
+{
+	static const struct {
+		const char *in;
+		bool ok;
+		uint16_t want;
+	} cases[] = {
+		{"off", true, 0},	{"oFf", true, 0},    {"0", true, 0},	 {"25", true, 25},
+		{"65535", true, 65535}, {"65536", false, 0}, {"0x19", false, 0}, {"", false, 0},
+		{"-1", false, 0},	{"25s", false, 0},   {"of", false, 0},
+	};
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(cases); i++) {
+		uint16_t secs = 77;
+		bool ok = wg_devconf_parse_keepalive(&secs, cases[i].in, strlen(cases[i].in));
+
+		cr_expect_eq(ok, cases[i].ok, "`%s'", cases[i].in);
+		cr_expect_eq(secs, cases[i].ok ? cases[i].want : 77, "`%s'", cases[i].in);
+	}
+}

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "crypto/ct.h"
@@ -41,7 +40,6 @@ enum set_limits {
 	RESOLVE_RETRIES_DEFAULT = 15,
 	RESOLVE_FIRST_WAIT_US = 1000000,
 	RESOLVE_MAX_WAIT_US = 20000000,
-	KEEPALIVE_MAX_SECS = 65535,
 	KEYFILE_CHUNK_BYTES = 256,
 };
 
@@ -110,17 +108,10 @@ static bool parse_port(struct wg_devconf *conf, const char *value)
 
 static bool parse_fwmark(struct wg_devconf *conf, const char *value)
 {
-	size_t len = strlen(value);
-	unsigned int base = len > 2 && value[0] == '0' && value[1] == 'x' ? 16 : 10;
-	uint64_t mark = 0;
-
-	if (strcasecmp(value, "off") &&
-	    (!len || value[0] < '0' || value[0] > '9' ||
-	     !wg_encoding_parse_uint(&mark, value, len, base, UINT32_MAX))) {
+	if (!wg_devconf_parse_fwmark(&conf->fwmark, value, strlen(value))) {
 		fprintf(stderr, "Fwmark is neither 0/off nor 0-0xffffffff: `%s'\n", value);
 		return false;
 	}
-	conf->fwmark = (uint32_t)mark;
 	conf->flags |= WG_DEVCONF_HAS_FWMARK;
 	return true;
 }
@@ -306,17 +297,12 @@ static bool parse_endpoint(struct wg_devconf_peer *peer, const char *value)
 
 static bool parse_keepalive(struct wg_devconf_peer *peer, const char *value)
 {
-	uint64_t secs = 0;
-
-	if (strcasecmp(value, "off") &&
-	    (value[0] < '0' || value[0] > '9' ||
-	     !wg_encoding_parse_uint(&secs, value, strlen(value), 10, KEEPALIVE_MAX_SECS))) {
+	if (!wg_devconf_parse_keepalive(&peer->persistent_keepalive_secs, value, strlen(value))) {
 		fprintf(stderr,
 			"Persistent keepalive interval is neither 0/off nor 1-65535: `%s'\n",
 			value);
 		return false;
 	}
-	peer->persistent_keepalive_secs = (uint16_t)secs;
 	peer->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
 	return true;
 }
