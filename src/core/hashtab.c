@@ -16,8 +16,8 @@ static size_t home(uint32_t hash, size_t size)
 	return hash & (size - 1);
 }
 
-void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t size,
-		      uint32_t hash, const void *key)
+void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t size, uint32_t hash,
+		      const void *key)
 {
 	size_t mask = size - 1;
 
@@ -46,8 +46,7 @@ static void place(const struct wg_hashtab_shape *shape, void *slots, size_t size
 }
 
 /* A new array of size slots holding every entry of old, which is freed; NULL: no memory. */
-static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_size,
-		    size_t size)
+static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_size, size_t size)
 {
 	void *slots = calloc(size, shape->slot_size);
 

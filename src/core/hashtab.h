@@ -36,8 +36,8 @@ struct wg_hashtab_shape {
 };
 
 /* The caller's slot holding key (whose hash is hash), or NULL. size may be 0. */
-void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t size,
-		      uint32_t hash, const void *key);
+void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t size, uint32_t hash,
+		      const void *key);
 
 /*
  * Copies slot (shape->slot_size bytes, a non-NULL item, a key not in the table yet) into

@@ -37,7 +37,8 @@ static char items[64];
 /* Files key under hash (the test picks hashes to force collisions), item items[key]. */
 static void insert(struct table *t, uint32_t key, uint32_t hash)
 {
-	struct test_slot s = {.head = {.item = &items[key], .hash = hash, .tag = key * 3}, .key = key};
+	struct test_slot s = {.head = {.item = &items[key], .hash = hash, .tag = key * 3},
+			      .key = key};
 	struct test_slot *slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
 
 	cr_assert_not_null(slots, "out of memory");
@@ -203,7 +204,8 @@ Test(hashtab, backward_shift_in_every_removal_order)
 			insert(&t, k, hash[k]);
 		cr_assert_eq(t.size, (size_t)SIZE);
 		for (size_t i = 0; i < SIZE; i++)
-			cr_assert_eq(t.slots[i].head.item != NULL, i >= 13 || i <= 3, "slot %zu", i);
+			cr_assert_eq(t.slots[i].head.item != NULL, i >= 13 || i <= 3, "slot %zu",
+				     i);
 		for (size_t r = 0; r < N; r++) {
 			remove_key(&t, (uint32_t)order[r], hash[order[r]]);
 			for (size_t q = r + 1; q < N; q++)
