@@ -269,15 +269,26 @@ def parse_cakewg_get(path):
 QDISC_DROPS = re.compile(r"\(dropped (\d+),")
 
 
+def tun_dropped(path):
+    """Drops so far at a TUN device: its qdisc's, plus the link's tx_dropped (the ring
+    between the kernel and the daemon), from a tun_drops_snap file."""
+    text = open(path).read()
+    n = sum(int(x) for x in QDISC_DROPS.findall(text))
+    for line in text.splitlines():
+        if line.startswith("LINK "):
+            try:
+                n += json.loads(line[5:])[0]["stats64"]["tx"]["dropped"]
+            except (ValueError, LookupError):
+                pass
+    return n
+
+
 def tunq_drops(before, after):
-    """Packets the client's TUN device queue (the kernel qdisc in front of the daemon)
-    dropped between two `tc -s qdisc show` snapshots."""
+    """Packets dropped at the client's TUN device (qdisc and ring) between two snapshots."""
     try:
-        b = sum(int(x) for x in QDISC_DROPS.findall(open(before).read()))
-        a = sum(int(x) for x in QDISC_DROPS.findall(open(after).read()))
+        return tun_dropped(after) - tun_dropped(before)
     except (OSError, TypeError):
         return None
-    return a - b
 
 
 # Where a queue can stand, by interface name after the run's prefix (tools/bench/lib.sh).
@@ -427,7 +438,8 @@ def print_matrix(recs):
     print("dp99 = p99 under load minus the idle median (same topology, rate, implementation);")
     print("goodput = iperf3 receiver side, Mbit/s; Jain over the flows of each direction;")
     print("drops e/i = cakewg's CAKE drops egress/ingress (client), stalls = times its underlay")
-    print("socket was full (backpressure); tunq = drops in the client TUN device's kernel queue.")
+    print("socket was full (backpressure); tunq = drops at the client TUN device (its qdisc and")
+    print("the ring the daemon reads), i.e. packets the daemon did not take in time.")
     fmt_row = "%-6s %4s %-8s %-12s %7s %7s %7s %5s %6s %6s %11s %11s %7s %6s"
     hdr = fmt_row % ("topo", "Mbit", "load", "impl", "med", "p99", "dp99", "loss%", "up",
                      "down", "Jain up/dn", "drops e/i", "stalls", "tunq")

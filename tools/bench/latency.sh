@@ -33,6 +33,7 @@
 # plus 4 side-by-side runs per rate: about 12 minutes; --quick about 2.5.
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
+COMMAND_LINE="$0 $*"
 
 RATES=()
 TOPOS=()
@@ -106,6 +107,15 @@ PING_COUNT=$(((DUR * 1000 - 500) / 50))
 has() { local x=$1; shift; [[ " $* " == *" $x "* ]]; }
 shaped_kbit() { echo $(($1 * 950)); }
 
+# tun_drops_snap IMPL: the client TUN device's qdisc and link counters (tc -s, ip -s -j):
+# a packet the daemon did not read in time is dropped in one of the two.
+tun_drops_snap() {
+	local dev
+	dev=$(tun_if "$1" c)
+	n c tc -s qdisc show dev "$dev"
+	echo "LINK $(n c ip -s -j link show dev "$dev")"
+}
+
 # cake_snap CLIENT_FILE SERVER_FILE: both cakewg daemons' cakewg_get=1 replies.
 cake_snap() {
 	"$PY" "$BENCH_PY" snap "/var/run/wireguard/$(tun_if cakewg c).sock" "$1" \
@@ -174,7 +184,7 @@ run_one() {
 	local c0="" c1="" s0="" s1=""
 	printf '[%s] %-6s %3s Mbit/s %-8s %-6s %s\n' "$(date +%T)" "$topo" "$rate" "$load" \
 		"$impl" "$variant"
-	n c tc -s qdisc show dev "$(tun_if "$impl" c)" >"$RAW/$tag-tunq0.txt"
+	tun_drops_snap "$impl" >"$RAW/$tag-tunq0.txt"
 	if [ "$impl" = cakewg ]; then
 		c0=$RAW/$tag-cake-c0.txt
 		s0=$RAW/$tag-cake-s0.txt
@@ -193,7 +203,7 @@ run_one() {
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true
 	sched1=$(daemon_sched "$impl")
-	n c tc -s qdisc show dev "$(tun_if "$impl" c)" >"$RAW/$tag-tunq1.txt"
+	tun_drops_snap "$impl" >"$RAW/$tag-tunq1.txt"
 	if [ "$impl" = cakewg ]; then
 		c1=$RAW/$tag-cake-c1.txt
 		s1=$RAW/$tag-cake-s1.txt
@@ -227,6 +237,7 @@ seeds() {
 
 echo "== cakewg latency under load (tools/bench/latency.sh)"
 machine_facts
+echo "command:   $COMMAND_LINE"
 echo "settings:  rates {${RATES[*]}} Mbit/s, topologies {${TOPOS[*]}}, loads {${LOADS[*]}}," \
 	"implementations {${IMPLS[*]}}"
 echo "           ${DUR} s measured after a ${WARM} s warm-up, ping every 50 ms ($PING_COUNT" \

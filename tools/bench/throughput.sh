@@ -16,6 +16,7 @@
 # Bounded: about rounds x 2 directions x 2 implementations x (time + 1) seconds.
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
+COMMAND_LINE="$0 $*"
 
 ROUNDS=3
 SECS=10
@@ -66,6 +67,7 @@ run_one() {
 
 echo "== cakewg throughput benchmark (tools/bench/throughput.sh)"
 machine_facts
+echo "command:   $COMMAND_LINE"
 echo "settings:  $ROUNDS rounds x {up, down} x {cakewg, wireguard-go}, iperf3 -t $SECS" \
 	"-P $STREAMS -C cubic, tunnel MTU $TUNNEL_MTU, direct veth, no bottleneck"
 echo "CPU:       utime+stime of the two daemons of the tunnel under test (client and"
