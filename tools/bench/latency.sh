@@ -280,7 +280,8 @@ echo
 "$PY" "$BENCH_PY" lat-report "$RES"
 echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at end)"
 if [ -n "$SVG" ]; then
-	"$PY" "$BENCH_PY" svg "$RES" "$SVG" remote "${RATES[0]}" tcp_nup &&
+	# readable by all: tests/netns/lib.sh sets umask 077 for its keys
+	"$PY" "$BENCH_PY" svg "$RES" "$SVG" remote "${RATES[0]}" tcp_nup && chmod 644 "$SVG" &&
 		echo "plot:      $SVG"
 fi
 if [ -n "$KEEP" ]; then
