@@ -13,12 +13,6 @@
 #include "src/core/device.h"
 #include "src/core/keypair.h"
 
-enum {
-	UDP_HDR_LEN = 8,
-	IPV4_HDR_LEN = 20,
-	IPV6_HDR_LEN = 40,
-};
-
 static void op_drop(void *ctx, struct cake_pkt *cp, enum cake_drop_reason reason)
 {
 	struct wg_egress *eg = ctx;
@@ -64,11 +58,8 @@ static struct cake_pkt *op_ack_filter(void *ctx, struct cake_pkt *head, const st
 /* Bytes on the wire for one inner packet of len bytes to this peer. */
 static uint32_t wire_len(const struct wg_peer *peer, uint32_t len, uint32_t mtu)
 {
-	uint32_t outer = peer->endpoint.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN
-									  : IPV4_HDR_LEN;
-
-	return (uint32_t)wg_keypair_padded_len(len, mtu) + MESSAGE_MINIMUM_LENGTH + UDP_HDR_LEN +
-	       outer;
+	return (uint32_t)wg_keypair_padded_len(len, mtu) + MESSAGE_MINIMUM_LENGTH +
+	       wg_outer_hdr_len(peer->endpoint.remote.addr.sa_family);
 }
 
 /* The sum over the segments a super-packet will be cut into. */
@@ -107,7 +98,7 @@ struct wg_pkt *wg_egress_segment(struct wg_egress *eg, struct wg_pkt *pkt)
 			return NULL;
 		}
 		n = cake_gso_segment(pkt->cp.data, pkt->cp.len, &pkt->gso, i, seg->cp.data,
-				     wg_pkt_room(seg) - WG_PKT_TAILROOM);
+				     wg_pkt_payload_room(seg));
 		if (n < 0) {
 			wg_device_pkt_put(eg->dev, seg);
 			free_segments(eg, head);
@@ -229,8 +220,7 @@ void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns
 		cp->dst_hash = peer->host_hash;
 	}
 	if (eg->ingress)
-		cp->wire_len = pkt->msg_len + UDP_HDR_LEN +
-			       (pkt->src.remote.addr.sa_family == AF_INET6 ? IPV6_HDR_LEN : IPV4_HDR_LEN);
+		cp->wire_len = pkt->msg_len + wg_outer_hdr_len(pkt->src.remote.addr.sa_family);
 	else if (pkt->gso.segs > 1)
 		cp->wire_len = gso_wire_len(peer, &pkt->gso, eg->dev->mtu);
 	else

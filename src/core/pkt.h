@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "qdisc/flowkey.h"
 #include "qdisc/gso.h"
 #include "qdisc/pkt.h"
 #include "src/core/compiler.h"
@@ -59,6 +60,37 @@ static inline uint8_t *wg_pkt_msg(struct wg_pkt *p)
 static inline size_t wg_pkt_room(const struct wg_pkt *p)
 {
 	return p->cap - (size_t)(p->cp.data - p->buf);
+}
+
+/* Bytes a plaintext may fill from cp.data, leaving the tailroom for padding and tag. */
+static inline size_t wg_pkt_payload_room(const struct wg_pkt *p)
+{
+	return wg_pkt_room(p) - WG_PKT_TAILROOM;
+}
+
+/* Where the addresses sit in an inner IP header (sizes from qdisc/flowkey.h). */
+enum wg_ip_offsets {
+	WG_IPV4_SRC_OFFSET = 12,
+	WG_IPV4_DST_OFFSET = 16,
+	WG_IPV6_SRC_OFFSET = 8,
+	WG_IPV6_DST_OFFSET = 24,
+};
+
+/* AF_INET or AF_INET6 when an inner packet of len bytes holds that fixed header, else 0. */
+static inline int wg_ip_family(const uint8_t *ip, size_t len)
+{
+	if (len >= CAKE_IPV4_HDR_BYTES && (ip[0] >> 4) == 4)
+		return AF_INET;
+	if (len >= CAKE_IPV6_HDR_BYTES && (ip[0] >> 4) == 6)
+		return AF_INET6;
+	return 0;
+}
+
+/* Bytes the underlay adds around a WireGuard message: the outer IP and UDP headers. */
+static inline uint32_t wg_outer_hdr_len(sa_family_t family)
+{
+	return (family == AF_INET6 ? CAKE_IPV6_HDR_BYTES : CAKE_IPV4_HDR_BYTES) +
+	       CAKE_UDP_HDR_BYTES;
 }
 
 /* A singly linked FIFO of packets through cp.next. */

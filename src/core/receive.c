@@ -12,13 +12,6 @@
 
 #include "qdisc/ecn.h"
 
-enum {
-	IPV4_MIN_LEN = 20,
-	IPV6_MIN_LEN = 40,
-	IPV4_SRC_OFFSET = 12,
-	IPV6_SRC_OFFSET = 8,
-};
-
 static uint32_t get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -191,14 +184,13 @@ static uint32_t inner_len(const uint8_t *ip, size_t len, int *family)
 {
 	uint32_t n;
 
-	if (len >= IPV4_MIN_LEN && (ip[0] >> 4) == 4) {
-		*family = AF_INET;
+	*family = wg_ip_family(ip, len);
+	if (*family == AF_INET) {
 		n = (uint32_t)ip[2] << 8 | ip[3];
-		return n >= IPV4_MIN_LEN && n <= len ? n : 0;
+		return n >= CAKE_IPV4_HDR_BYTES && n <= len ? n : 0;
 	}
-	if (len >= IPV6_MIN_LEN && (ip[0] >> 4) == 6) {
-		*family = AF_INET6;
-		n = IPV6_MIN_LEN + ((uint32_t)ip[4] << 8 | ip[5]);
+	if (*family == AF_INET6) {
+		n = CAKE_IPV6_HDR_BYTES + ((uint32_t)ip[4] << 8 | ip[5]);
 		return n <= len ? n : 0;
 	}
 	return 0;
@@ -216,7 +208,7 @@ static bool deliver(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 		dev->stats.rx_bad_inner++;
 		return false;
 	}
-	src = pkt->cp.data + (family == AF_INET ? IPV4_SRC_OFFSET : IPV6_SRC_OFFSET);
+	src = pkt->cp.data + (family == AF_INET ? WG_IPV4_SRC_OFFSET : WG_IPV6_SRC_OFFSET);
 	if (wg_allowedips_lookup(&dev->allowedips, family, src) != peer) {
 		dev->stats.rx_bad_source++;
 		return false;

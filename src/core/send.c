@@ -12,22 +12,15 @@
 
 #include "crypto/ct.h"
 
-enum {
-	IPV4_MIN_LEN = 20,
-	IPV6_MIN_LEN = 40,
-	IPV4_DST_OFFSET = 16,
-	IPV6_DST_OFFSET = 24,
-};
-
 static struct wg_peer *route(struct wg_device *dev, const struct wg_pkt *pkt)
 {
 	const uint8_t *ip = pkt->cp.data;
+	int family = wg_ip_family(ip, pkt->cp.len);
 
-	if (pkt->cp.len >= IPV4_MIN_LEN && (ip[0] >> 4) == 4)
-		return wg_allowedips_lookup(&dev->allowedips, AF_INET, ip + IPV4_DST_OFFSET);
-	if (pkt->cp.len >= IPV6_MIN_LEN && (ip[0] >> 4) == 6)
-		return wg_allowedips_lookup(&dev->allowedips, AF_INET6, ip + IPV6_DST_OFFSET);
-	return NULL;
+	if (!family)
+		return NULL;
+	return wg_allowedips_lookup(&dev->allowedips, family,
+				    ip + (family == AF_INET ? WG_IPV4_DST_OFFSET : WG_IPV6_DST_OFFSET));
 }
 
 /* Every message to a peer counts in its transfer, as Linux and wireguard-go count. */

@@ -108,7 +108,7 @@ static bool read_plain(struct daemon *d)
 
 	if (!pkt)
 		return false;
-	n = wg_tun_read(&d->tun, NULL, pkt->cp.data, wg_pkt_room(pkt) - WG_PKT_TAILROOM);
+	n = wg_tun_read(&d->tun, NULL, pkt->cp.data, wg_pkt_payload_room(pkt));
 	if (n <= 0) {
 		wg_device_pkt_put(&d->dev, pkt);
 		return false;
@@ -134,7 +134,7 @@ static bool read_offload(struct daemon *d)
 
 	if (!big)
 		return false;
-	n = wg_tun_read(&d->tun, &h, big->cp.data, wg_pkt_room(big) - WG_PKT_TAILROOM);
+	n = wg_tun_read(&d->tun, &h, big->cp.data, wg_pkt_payload_room(big));
 	if (n <= 0) {
 		wg_device_pkt_put(&d->dev, big);
 		return n == -EBADMSG; /* a malformed header: skip it, keep reading */
