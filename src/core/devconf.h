@@ -56,6 +56,9 @@ enum wg_devconf_peer_flags {
 	WG_DEVCONF_PEER_UPDATE_ONLY = 1U << 7,
 };
 
+/* CakeIngress / cake_ingress= value that turns ingress shaping off. */
+#define WG_DEVCONF_CAKE_INGRESS_OFF "none"
+
 enum wg_devconf_allowedip_flags {
 	WG_DEVCONF_AIP_REMOVE_ME = 1U << 0, /* "-prefix": remove instead of add */
 };
@@ -138,7 +141,7 @@ struct wg_devconf {
 	bool save_config;
 	/* tc-cake option strings as written (NULL when the key is absent) */
 	char *cake;
-	char *cake_ingress;
+	char *cake_ingress; /* WG_DEVCONF_CAKE_INGRESS_OFF removes the ingress instance */
 };
 
 /* An empty configuration (no flags), or NULL when out of memory. */

@@ -218,7 +218,7 @@ int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options,
 	int ret;
 
 	if (ingress) {
-		if (!strcmp(options, "none")) {
+		if (!strcmp(options, WG_DEVCONF_CAKE_INGRESS_OFF)) {
 			if (dev->ingress) {
 				wg_egress_deinit(dev->ingress);
 				free(dev->ingress);

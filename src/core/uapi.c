@@ -192,6 +192,10 @@ static int parse_cake(struct wg_uapi_set *s, const char *v, size_t n)
 
 static int parse_cake_ingress(struct wg_uapi_set *s, const char *v, size_t n)
 {
+	if (is(WG_DEVCONF_CAKE_INGRESS_OFF, v, n))
+		return wg_devconf_set_string(&s->conf->cake_ingress, v, n)
+			       ? set_fail(s, -ENOMEM, "out of memory")
+			       : 0;
 	return parse_cake_string(s, &s->conf->cake_ingress, v, n);
 }
 

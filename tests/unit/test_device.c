@@ -347,3 +347,26 @@ Test(device, snapshot_reports_the_configuration)
 	cr_assert_gt(snap->peers[0]->rx_bytes, 0);
 	wg_devconf_free(snap);
 }
+
+Test(device, ingress_shaping_on_and_off)
+{
+	char err[128];
+
+	handshake_and_ping(NULL);
+	cr_assert_eq(wg_device_set_cake(&B.dev, true, "bandwidth 100mbit ingress", err, sizeof(err),
+					now),
+		     0, "%s", err);
+	cr_assert_not_null(B.dev.ingress);
+	wg_device_tx(&A.dev, ip_packet(&A, 1, 2, 100, 7), now);
+	pump();
+	cr_assert_eq(B.delivered, 1, "held by ingress CAKE until it is flushed");
+	(void)wg_device_rx_flush(&B.dev, now);
+	cr_assert_eq(B.delivered, 2);
+	cr_assert_eq(wg_device_set_cake(&B.dev, true, "none", err, sizeof(err), now), 0);
+	cr_assert_null(B.dev.ingress);
+	cr_assert_neq(wg_device_set_cake(&B.dev, false, "none", err, sizeof(err), now), 0,
+		      "egress has no off switch");
+	wg_device_tx(&A.dev, ip_packet(&A, 1, 2, 100, 8), now);
+	pump();
+	cr_assert_eq(B.delivered, 3, "straight to TUN again");
+}

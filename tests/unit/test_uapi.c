@@ -556,6 +556,11 @@ Test(uapi, cake_extension_keys)
 	cr_assert_eq(wg_uapi_set_parse("cake_ingress=wobble\n", strlen("cake_ingress=wobble\n"),
 				       &bad),
 		     -EINVAL);
+	/* `none` turns ingress shaping off; it is no tc-cake word, so egress refuses it. */
+	c = set_ok("cake_ingress=none\n");
+	cr_assert_str_eq(c->cake_ingress, "none");
+	wg_devconf_free(c);
+	cr_assert_eq(wg_uapi_set_parse("cake=none\n", strlen("cake=none\n"), &bad), -EINVAL);
 }
 
 Test(reader, cakewg_get_extension)

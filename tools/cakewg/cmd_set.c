@@ -378,10 +378,11 @@ static bool is_section(const char *word)
 
 /*
  * `cake` or `ingress` and its words, up to the next section word or the end, into
- * *slot as one option string, checked by the tc-cake parser. Returns the number of
+ * *slot as one option string, checked by the tc-cake parser (`ingress none` removes
+ * the ingress instance). Returns the number of
  * arguments used, or 0 after printing why not.
  */
-static int parse_cake(char **slot, int argc, char *argv[])
+static int parse_cake(char **slot, bool ingress, int argc, char *argv[])
 {
 	struct wg_devconf_buf text = {0};
 	struct cake_options opts;
@@ -401,7 +402,8 @@ static int parse_cake(char **slot, int argc, char *argv[])
 		fprintf(stderr, "Invalid argument: %s\n", argv[0]);
 		goto fail;
 	}
-	if (cake_options_parse(text.data, &opts, &err)) {
+	if (!(ingress && !strcmp(text.data, WG_DEVCONF_CAKE_INGRESS_OFF)) &&
+	    cake_options_parse(text.data, &opts, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		goto fail;
 	}
@@ -488,9 +490,9 @@ static bool parse_args(struct set_ctx *s, int argc, char *argv[])
 		int used;
 
 		if (!strcmp(argv[0], "cake"))
-			used = parse_cake(&s->conf->cake, argc, argv);
+			used = parse_cake(&s->conf->cake, false, argc, argv);
 		else if (!strcmp(argv[0], "ingress"))
-			used = parse_cake(&s->conf->cake_ingress, argc, argv);
+			used = parse_cake(&s->conf->cake_ingress, true, argc, argv);
 		else
 			used = parse_pair(s, argv[0], argc >= 2 ? argv[1] : NULL);
 		if (!used)
