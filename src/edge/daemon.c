@@ -120,54 +120,54 @@ static bool read_plain(struct daemon *d)
 
 /*
  * With offloads (IFF_VNET_HDR, TSO/USO): a read may bring a 64 KiB super-packet, and any
- * packet may carry a partial checksum. A super-packet is planned for segmentation and
- * queued whole (CAKE cuts it at enqueue with split-gso, the send path after dequeue with
- * no-split-gso); a single packet gets its checksum completed and moves to an MTU-sized
- * buffer, so the large one is reused at once.
+ * packet may carry a partial checksum. The read fills an MTU-sized buffer first and spills
+ * into a large one, so an ordinary packet costs no copy and a super-packet one copy of its
+ * first MTU's worth. A super-packet is planned for segmentation and queued whole (CAKE cuts
+ * it at enqueue with split-gso, the send path after dequeue with no-split-gso); a single
+ * packet gets its checksum completed.
  */
 static bool read_offload(struct daemon *d)
 {
-	struct wg_pkt *big = wg_device_pkt_get(&d->dev, true), *pkt;
+	struct wg_pkt *pkt = wg_device_pkt_get(&d->dev, false);
+	struct wg_pkt *big = pkt ? wg_device_pkt_get(&d->dev, true) : NULL;
+	size_t room = pkt ? wg_pkt_payload_room(pkt) : 0;
 	struct wg_vnet_hdr h;
 	struct cake_vnet_hdr vh;
 	ssize_t n;
 
-	if (!big)
+	if (!big) {
+		wg_device_pkt_put(&d->dev, pkt);
 		return false;
-	n = wg_tun_read(&d->tun, &h, big->cp.data, wg_pkt_payload_room(big));
+	}
+	n = wg_tun_read_split(&d->tun, &h, pkt->cp.data, room, big->cp.data + room,
+			      wg_pkt_payload_room(big) - room);
 	if (n <= 0) {
+		wg_device_pkt_put(&d->dev, pkt);
 		wg_device_pkt_put(&d->dev, big);
 		return n == -EBADMSG; /* a malformed header: skip it, keep reading */
 	}
-	big->cp.len = (uint32_t)n;
+	if ((size_t)n > room) {
+		memcpy(big->cp.data, pkt->cp.data, room);
+		wg_device_pkt_put(&d->dev, pkt);
+		pkt = big;
+	} else {
+		wg_device_pkt_put(&d->dev, big);
+	}
+	pkt->cp.len = (uint32_t)n;
 	vh = (struct cake_vnet_hdr){ h.flags, h.gso_type, h.hdr_len, h.gso_size, h.csum_start,
 				     h.csum_offset };
-	if (cake_gso_plan(big->cp.data, big->cp.len, &vh, &big->gso)) {
+	if (cake_gso_plan(pkt->cp.data, pkt->cp.len, &vh, &pkt->gso) ||
+	    (pkt->gso.segs <= 1 && (h.flags & WG_VNET_HDR_F_NEEDS_CSUM) &&
+	     cake_csum_complete_partial(pkt->cp.data, pkt->cp.len, h.csum_start, h.csum_offset))) {
 		d->dev.stats.tx_bad_packet++;
-		wg_device_pkt_put(&d->dev, big);
+		wg_device_pkt_put(&d->dev, pkt);
 		return true;
 	}
-	if (big->gso.segs > 1) {
-		cake_gso_fill_pkt(&big->cp, &big->gso);
-		wg_device_tx(&d->dev, big, d->now_ns);
-		return true;
-	}
-	if ((h.flags & WG_VNET_HDR_F_NEEDS_CSUM) &&
-	    cake_csum_complete_partial(big->cp.data, big->cp.len, h.csum_start, h.csum_offset)) {
-		d->dev.stats.tx_bad_packet++;
-		wg_device_pkt_put(&d->dev, big);
-		return true;
-	}
-	big->gso.segs = 0;
-	pkt = big->cp.len <= wg_pkt_room_for_payload(&d->dev.pool) ? wg_device_pkt_get(&d->dev, false)
-								     : NULL;
-	if (pkt) {
-		memcpy(pkt->cp.data, big->cp.data, big->cp.len);
-		pkt->cp.len = big->cp.len;
-		wg_device_pkt_put(&d->dev, big);
-		big = pkt;
-	}
-	wg_device_tx(&d->dev, big, d->now_ns);
+	if (pkt->gso.segs > 1)
+		cake_gso_fill_pkt(&pkt->cp, &pkt->gso);
+	else
+		pkt->gso.segs = 0;
+	wg_device_tx(&d->dev, pkt, d->now_ns);
 	return true;
 }
 

@@ -155,18 +155,22 @@ int wg_vnet_hdr_decode(struct wg_vnet_hdr *h, const uint8_t in[WG_VNET_HDR_LEN],
 	return gso_ok(h, pkt_len) ? 0 : -EBADMSG;
 }
 
-ssize_t wg_tun_read(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf, size_t cap)
+ssize_t wg_tun_read_split(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf, size_t cap,
+			  void *spill, size_t spill_cap)
 {
 	struct wg_vnet_hdr ignored;
 	uint8_t raw[WG_VNET_HDR_LEN];
-	struct iovec iov[2] = {
+	struct iovec iov[3] = {
 		{.iov_base = raw, .iov_len = sizeof(raw)},
 		{.iov_base = buf, .iov_len = cap},
+		{.iov_base = spill, .iov_len = spill_cap},
 	};
+	int first = tun->vnet_hdr ? 0 : 1;
+	int count = (spill && spill_cap ? 3 : 2) - first;
 	ssize_t n;
 
 	do {
-		n = tun->vnet_hdr ? readv(tun->fd, iov, 2) : read(tun->fd, buf, cap);
+		n = readv(tun->fd, iov + first, count);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
@@ -178,6 +182,11 @@ ssize_t wg_tun_read(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf
 	if (wg_vnet_hdr_decode(hdr ? hdr : &ignored, raw, (size_t)n) < 0)
 		return -EBADMSG;
 	return n;
+}
+
+ssize_t wg_tun_read(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf, size_t cap)
+{
+	return wg_tun_read_split(tun, hdr, buf, cap, NULL, 0);
 }
 
 int wg_tun_read_batch(const struct wg_tun *tun, struct wg_tun_pkt *pkts, unsigned int n,

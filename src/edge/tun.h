@@ -97,6 +97,13 @@ int wg_tun_set_txqlen(const struct wg_tun *tun, unsigned int qlen);
  */
 ssize_t wg_tun_read(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf, size_t cap);
 /*
+ * As wg_tun_read, with the packet filling buf first and running on into spill: a packet
+ * that fits in buf (the common, MTU-sized case) costs no copy, and only a super-packet
+ * has to be joined by the caller (its first cap bytes are in buf).
+ */
+ssize_t wg_tun_read_split(const struct wg_tun *tun, struct wg_vnet_hdr *hdr, void *buf, size_t cap,
+			  void *spill, size_t spill_cap);
+/*
  * Reads up to n packets, one read() each, stopping when the device is empty. Returns how
  * many were read (0 when none), or -errno if the first read failed. A packet with a
  * malformed header is skipped and counted in *bad (may be NULL).

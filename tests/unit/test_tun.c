@@ -568,3 +568,40 @@ Test(vnet_hdr, little_endian_layout)
 	wg_vnet_hdr_encode(&h, raw);
 	cr_assert_eq(memcmp(raw, want, sizeof(raw)), 0);
 }
+
+/* wg_tun_read_split: the packet fills the first buffer, then runs on into the spill. */
+Test(tun, read_split_joins_to_the_packet)
+{
+	enum { SEG = 500, SEGS = 5, HEAD = 100 };
+	static uint8_t head[HEAD], spill[WG_TUN_MAX_PACKET_BYTES], data[SEG * SEGS];
+	struct wg_vnet_hdr hdr;
+	struct wg_tun t;
+	ssize_t n;
+	int fd;
+
+	tun_setup(&t, WG_TUN_VNET_HDR);
+	if (!(t.offloads & WG_TUN_F_USO4))
+		cr_skip_test("no USO on this kernel");
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7);
+	fd = udp_socket(AF_INET, "10.50.0.1", 5555);
+	send_to(fd, AF_INET, "10.50.0.9", data, sizeof(data), SEG);
+	for (;;) {
+		n = wg_tun_read_split(&t, &hdr, head, sizeof(head), spill, sizeof(spill));
+		if (n == -EAGAIN) {
+			cr_assert(wait_fd(t.fd, POLLIN), "nothing came out of the TUN");
+			continue;
+		}
+		cr_assert_gt(n, 0);
+		if (head[9] == IPPROTO_UDP && (head[IPV4_HDR + 2] << 8 | head[IPV4_HDR + 3]) == PORT)
+			break;
+	}
+	cr_assert_eq((size_t)n, IPV4_HDR + UDP_HDR + sizeof(data));
+	cr_assert_eq(hdr.gso_size, SEG);
+	cr_assert_eq(memcmp(head + IPV4_HDR + UDP_HDR, data, HEAD - IPV4_HDR - UDP_HDR), 0);
+	cr_assert_eq(memcmp(spill, data + HEAD - IPV4_HDR - UDP_HDR,
+			    sizeof(data) - (HEAD - IPV4_HDR - UDP_HDR)),
+		     0, "the rest continues in the spill buffer");
+	close(fd);
+	wg_tun_close(&t);
+}
