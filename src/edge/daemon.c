@@ -215,6 +215,8 @@ static void writable_cb(struct ev_loop *loop, ev_io *w, int revents)
 	/* The send path resumes in the prepare watcher; stop watching until it blocks again. */
 	ev_io_stop(loop, w);
 	d->waiting_writable = false;
+	tick(d);
+	wg_underlay_writable(&d->udp, w->fd, d->now_ns);
 }
 
 static void timers_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -253,7 +255,10 @@ static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 	(void)revents;
 	tick(d);
 	if (!d->waiting_writable) {
-		bool more = wg_device_tx_flush(&d->dev, d->now_ns, &next);
+		bool more;
+
+		wg_underlay_begin(&d->udp, d->now_ns);
+		more = wg_device_tx_flush(&d->dev, d->now_ns, &next);
 		bool blocked = wg_underlay_flush(&d->udp) == -EAGAIN || (more && next == 0);
 
 		if (blocked) {
@@ -346,12 +351,18 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 {
 	struct daemon *d = ctx;
 	int ret = wg_device_ext_get_write(&d->dev, out);
+	const struct wg_bql *bql = wg_underlay_busiest(&d->udp);
 
 	wg_devconf_buf_printf(out,
-			      "backpressure_stalls=%llu\nunderlay_sent=%llu\nunderlay_send_errors=%llu\n"
+			      "backpressure_stalls=%llu\nunderlay_limit=%u\nunderlay_drain_rate=%llu\n"
+			      "underlay_send_blocked=%llu\n",
+			      (unsigned long long)wg_underlay_stalls(&d->udp), bql->limit,
+			      (unsigned long long)bql->rate,
+			      (unsigned long long)d->udp.stats.blocked);
+	wg_devconf_buf_printf(out,
+			      "underlay_sent=%llu\nunderlay_send_errors=%llu\n"
 			      "underlay_received=%llu\nunderlay_truncated=%llu\ntun_write_errors=%llu\n"
 			      "tun_writes=%llu\ntun_gro_coalesced=%llu\ntun_gso_writes=%llu\n",
-			      (unsigned long long)d->udp.stats.blocked,
 			      (unsigned long long)d->udp.stats.sent,
 			      (unsigned long long)d->udp.stats.send_errors,
 			      (unsigned long long)d->udp.stats.received,

@@ -12,8 +12,11 @@
 #include <netinet/udp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <linux/sockios.h>
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -49,6 +52,29 @@ static void set_buffers(int fd, const struct wg_udp_config *cfg)
 		(void)sockopt(fd, SOL_SOCKET, SO_RCVBUF, rcv);
 	/* Small on purpose: the kernel doubles it and that is the backpressure limit. */
 	(void)sockopt(fd, SOL_SOCKET, SO_SNDBUF, snd / 2);
+}
+
+int wg_udp_queued_bytes(const struct wg_udp *u, enum wg_udp_family f)
+{
+	int held = 0;
+
+	if (u->fd[f] < 0)
+		return -EBADF;
+	return ioctl(u->fd[f], SIOCOUTQ, &held) < 0 ? -errno : held;
+}
+
+int wg_udp_set_sndbuf(struct wg_udp *u, enum wg_udp_family f, uint32_t bytes)
+{
+	int val = 0;
+	socklen_t len = sizeof(val);
+
+	if (u->fd[f] < 0)
+		return -EBADF;
+	/* The kernel doubles what it is given (room for its bookkeeping). */
+	if (sockopt(u->fd[f], SOL_SOCKET, SO_SNDBUFFORCE, (int)(bytes / 2)) < 0 &&
+	    sockopt(u->fd[f], SOL_SOCKET, SO_SNDBUF, (int)(bytes / 2)) < 0)
+		return -errno;
+	return getsockopt(u->fd[f], SOL_SOCKET, SO_SNDBUF, &val, &len) < 0 ? -errno : val;
 }
 
 /* Per-datagram metadata on receive, and IPv6 kept apart from IPv4. */

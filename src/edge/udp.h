@@ -12,9 +12,10 @@
  *   wireguard-go and Linux WireGuard do. A source refused this way is remembered per
  *   family and left out of later datagrams too (callers may hold copies of the endpoint
  *   that still name it), until a datagram arrives at that address again.
- * - Backpressure: the send buffer is small on purpose (a byte limit in the spirit of
- *   BQL). EAGAIN and ENOBUFS are not losses: the send stops, reports how many datagrams
- *   went out, and the rest stay with the caller until the socket is writable.
+ * - Backpressure: the send buffer is small on purpose, and the caller sizes it at run
+ *   time (the byte limit of src/core/bql.h) from what the socket holds (SIOCOUTQ).
+ *   EAGAIN and ENOBUFS are not losses: the send stops, reports how many datagrams went
+ *   out, and the rest stay with the caller until the socket is writable.
  * - ECN: the outer TOS/traffic class is received (IP_RECVTOS / IPV6_RECVTCLASS) and can
  *   be set per datagram, so the caller can apply RFC 6040.
  * - Offloads, for later throughput work: UDP GSO (a UDP_SEGMENT cmsg on a datagram made
@@ -123,6 +124,13 @@ struct wg_udp {
 int wg_udp_open(struct wg_udp *u, const struct wg_udp_config *cfg);
 void wg_udp_close(struct wg_udp *u);
 int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark);
+/* The bytes the kernel holds for one family's socket (SIOCOUTQ: the truesize of datagrams
+ * not yet sent or not yet freed by the driver), or -errno. */
+int wg_udp_queued_bytes(const struct wg_udp *u, enum wg_udp_family f);
+/* Sets one family's send buffer to `bytes` (past wmem_max as root): sends fail with EAGAIN
+ * once the socket holds that much, and it signals writability when it holds less than
+ * half. Returns the size the kernel took, or -errno. */
+int wg_udp_set_sndbuf(struct wg_udp *u, enum wg_udp_family f, uint32_t bytes);
 /* The family an endpoint is sent on; WG_UDP_FAMILIES when it has no address. */
 enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep);
 

@@ -26,15 +26,31 @@ static void sync_udp(struct wg_underlay *u)
 	u->fwmark = u->udp.fwmark;
 }
 
+/* Each open socket's send buffer is its family's limit: the kernel's writability signal
+ * then comes when the socket has drained to half of it. */
+static void size_sndbuf(struct wg_underlay *u, enum wg_udp_family f)
+{
+	int ret;
+
+	if (u->udp.fd[f] < 0)
+		return;
+	ret = wg_udp_set_sndbuf(&u->udp, f, u->gate[f].bql.limit);
+	if (ret < 0)
+		u->stats.sndbuf_errors++;
+}
+
 static int open_udp(struct wg_underlay *u, uint16_t port)
 {
 	struct wg_udp_config cfg = {
 		.port = port,
 		.fwmark = u->fwmark,
-		.sndbuf_bytes = WG_UNDERLAY_SNDBUF_BYTES,
+		.sndbuf_bytes = WG_BQL_INIT_BYTES,
 	};
+	int ret = wg_udp_open(&u->udp, &cfg);
 
-	return wg_udp_open(&u->udp, &cfg);
+	for (int f = 0; !ret && f < WG_UDP_FAMILIES; f++)
+		size_sndbuf(u, (enum wg_udp_family)f);
+	return ret;
 }
 
 int wg_underlay_open(struct wg_underlay *u, struct wg_device *dev, uint16_t port,
@@ -45,6 +61,8 @@ int wg_underlay_open(struct wg_underlay *u, struct wg_device *dev, uint16_t port
 	memset(u, 0, sizeof(*u));
 	u->blocked_fd = -1;
 	u->dev = dev;
+	for (int f = 0; f < WG_UDP_FAMILIES; f++)
+		wg_bql_init(&u->gate[f].bql);
 	u->rebound = rebound;
 	u->rebound_ctx = ctx;
 	ret = open_udp(u, port);
@@ -91,6 +109,8 @@ int wg_underlay_rebind(struct wg_underlay *u, uint16_t port)
 
 	drop_batches(u);
 	u->blocked_fd = -1;
+	for (int f = 0; f < WG_UDP_FAMILIES; f++)
+		u->gate[f].bql.stalled = u->gate[f].starved = u->gate[f].measured = false;
 	/* The old sockets hold the port: to bind it again, close them first. */
 	if (have_old && port && port == old.port) {
 		wg_udp_close(&old);
@@ -172,7 +192,24 @@ static void keep_rest(struct wg_underlay_batch *b, unsigned int done)
 	b->n = rest;
 }
 
-/* Sends one family's batch; the sent packets go back to the pool. -EAGAIN when some wait. */
+/* What the socket holds now; 0 when that cannot be told (no limit can then be learnt). */
+static uint32_t held_bytes(const struct wg_underlay *u, enum wg_udp_family f)
+{
+	int held = wg_udp_queued_bytes(&u->udp, f);
+
+	return held > 0 ? (uint32_t)held : 0;
+}
+
+/* The socket f cannot take more: wait for it to drain, and time the wait. */
+static void stall(struct wg_underlay *u, enum wg_udp_family f)
+{
+	u->gate[f].starved = false;
+	u->blocked_fd = u->udp.fd[f];
+	wg_bql_stall(&u->gate[f].bql, u->now_ns, held_bytes(u, f));
+}
+
+/* Sends one family's batch; the sent packets go back to the pool. -EAGAIN when some wait
+ * or the socket has no room left. */
 static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 {
 	struct wg_underlay_batch *b = &u->batch[f];
@@ -194,7 +231,8 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 		if (o == WG_UDP_SENT_ALL)
 			break;
 		if (o == WG_UDP_SEND_BLOCKED) {
-			u->stats.blocked++;
+			u->stats.blocked++; /* EAGAIN: the room was overestimated */
+			stall(u, f);
 			u->blocked_fd = res.blocked_fd;
 			break;
 		}
@@ -204,15 +242,55 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 		put_pkts(u, b, done++, 1);
 	}
 	keep_rest(b, done);
-	return b->n ? -EAGAIN : 0;
+	if (b->n)
+		return -EAGAIN;
+	if (u->gate[f].starved) {
+		stall(u, f);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static int flush_family(struct wg_underlay *u, enum wg_udp_family f)
+{
+	return u->batch[f].n || u->gate[f].starved ? flush_batch(u, f) : 0;
 }
 
 int wg_underlay_flush(struct wg_underlay *u)
 {
-	int r4 = u->batch[WG_UDP_V4].n ? flush_batch(u, WG_UDP_V4) : 0;
-	int r6 = u->batch[WG_UDP_V6].n ? flush_batch(u, WG_UDP_V6) : 0;
+	int r4 = flush_family(u, WG_UDP_V4);
+	int r6 = flush_family(u, WG_UDP_V6);
 
 	return r4 ? r4 : r6;
+}
+
+void wg_underlay_begin(struct wg_underlay *u, uint64_t now_ns)
+{
+	u->now_ns = now_ns;
+	for (int f = 0; f < WG_UDP_FAMILIES; f++)
+		u->gate[f].measured = false;
+}
+
+/* Takes cost bytes of f's room for this round: false when there is none left. A socket
+ * that holds nothing always takes one message, however large. */
+static bool take_room(struct wg_underlay *u, enum wg_udp_family f, uint32_t cost)
+{
+	struct wg_underlay_gate *g = &u->gate[f];
+	uint32_t held = 0;
+
+	if (!g->measured) {
+		held = held_bytes(u, f);
+		g->room = wg_bql_room(&g->bql, held);
+		g->measured = true;
+		if (!held && !u->batch[f].n && g->room < cost)
+			g->room = cost;
+	}
+	if (g->room < cost) {
+		g->starved = true;
+		return false;
+	}
+	g->room -= cost;
+	return true;
 }
 
 int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struct wg_pkt *pkt)
@@ -228,6 +306,8 @@ int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struc
 	}
 	b = &u->batch[f];
 	if (b->n == WG_UNDERLAY_BATCH && flush_batch(u, f))
+		return -EAGAIN;
+	if (!take_room(u, f, pkt->msg_len + WG_UNDERLAY_SKB_COST))
 		return -EAGAIN;
 	i = b->n++;
 	b->pkts[i] = pkt;
@@ -257,4 +337,34 @@ int wg_underlay_blocked_fd(const struct wg_underlay *u)
 	if (u->blocked_fd >= 0)
 		return u->blocked_fd;
 	return u->fd4 >= 0 ? u->fd4 : u->fd6;
+}
+
+void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns)
+{
+	for (int i = 0; i < WG_UDP_FAMILIES; i++) {
+		enum wg_udp_family f = (enum wg_udp_family)i;
+
+		if (fd < 0 || u->udp.fd[f] != fd)
+			continue;
+		if (wg_bql_resume(&u->gate[f].bql, now_ns, held_bytes(u, f)))
+			size_sndbuf(u, f);
+	}
+	if (fd == u->blocked_fd)
+		u->blocked_fd = -1;
+}
+
+uint64_t wg_underlay_stalls(const struct wg_underlay *u)
+{
+	uint64_t n = 0;
+
+	for (int f = 0; f < WG_UDP_FAMILIES; f++)
+		n += u->gate[f].bql.stats.stalls;
+	return n;
+}
+
+const struct wg_bql *wg_underlay_busiest(const struct wg_underlay *u)
+{
+	const struct wg_bql *v4 = &u->gate[WG_UDP_V4].bql, *v6 = &u->gate[WG_UDP_V6].bql;
+
+	return v6->stats.stalls > v4->stats.stalls ? v6 : v4;
 }

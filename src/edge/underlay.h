@@ -6,6 +6,14 @@
  * device's pools once sent; each carries its outer ECN bits (RFC 6040: copied from the
  * inner header). Handshake messages go out at once, marked AF41 as Linux marks them. A
  * change of listen port reopens the sockets and tells the daemon through rebound().
+ *
+ * Backpressure: each family's socket may hold a limited number of bytes (src/core/bql.h:
+ * a few milliseconds' worth of the rate at which they drain, learnt while it stalls), and
+ * its send buffer is that limit. A data message is taken only while the socket, as
+ * measured at the start of the send round (wg_underlay_begin) less what the round took
+ * since, has room for it; when it has none, the socket stalls until the kernel signals
+ * it drained to half (wg_underlay_writable), and the backlog waits in CAKE. Control
+ * messages are not limited.
  */
 #ifndef CAKEWG_SRC_EDGE_UNDERLAY_H
 #define CAKEWG_SRC_EDGE_UNDERLAY_H
@@ -13,13 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/core/bql.h"
 #include "src/core/device.h"
 #include "src/edge/udp.h"
 
 enum wg_underlay_limits {
 	WG_UNDERLAY_BATCH = 64,
-	/* The send buffer: the byte limit that gives the egress queue its backpressure. */
-	WG_UNDERLAY_SNDBUF_BYTES = 384 << 10,
+	/* What a datagram costs the socket beyond its payload (sk_buff, shared info and the
+	 * slab's rounding: 1452 bytes are held as 2304 on x86-64), rounded up. */
+	WG_UNDERLAY_SKB_COST = 1024,
 };
 
 /* Encrypted data messages waiting for one family's socket, oldest first. */
@@ -32,6 +42,15 @@ struct wg_underlay_batch {
 
 struct wg_underlay_stats {
 	uint64_t sent, send_errors, blocked, received, truncated;
+	uint64_t sndbuf_errors; /* the kernel refused a send buffer size */
+};
+
+/* One family's byte queue limit and the room left in this send round. */
+struct wg_underlay_gate {
+	struct wg_bql bql;
+	uint32_t room;	   /* bytes the round may still hand to the socket */
+	bool measured;	   /* room is from this round */
+	bool starved;	   /* a message found no room: stall after the batch went */
 };
 
 struct wg_underlay {
@@ -43,8 +62,10 @@ struct wg_underlay {
 	struct wg_device *dev; /* buffers go back to its pools */
 	void (*rebound)(void *ctx);
 	void *rebound_ctx;
-	int blocked_fd; /* the socket that answered EAGAIN */
+	int blocked_fd; /* the socket that answered EAGAIN or ran out of room */
+	uint64_t now_ns; /* of the send round */
 	struct wg_underlay_batch batch[WG_UDP_FAMILIES];
+	struct wg_underlay_gate gate[WG_UDP_FAMILIES];
 	struct wg_underlay_stats stats;
 };
 
@@ -64,8 +85,10 @@ int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark);
  * Returns how many, 0 when none. A truncated datagram gets msg_len 0. */
 int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n);
 
-/* Takes pkt into the send batch: 0, or -EAGAIN when the batch is full and the socket
- * cannot take more (pkt stays with the caller). */
+/* Starts a send round at now_ns: the sockets' room is measured afresh. */
+void wg_underlay_begin(struct wg_underlay *u, uint64_t now_ns);
+/* Takes pkt into the send batch: 0, or -EAGAIN when the socket has no room for it or the
+ * batch is full and the socket cannot take more (pkt stays with the caller). */
 int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struct wg_pkt *pkt);
 /* Sends the batches: 0 when empty, -EAGAIN when the socket is full (the rest waits). */
 int wg_underlay_flush(struct wg_underlay *u);
@@ -74,5 +97,11 @@ void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, c
 			  size_t len);
 /* The socket to wait on for writability after -EAGAIN. */
 int wg_underlay_blocked_fd(const struct wg_underlay *u);
+/* fd signalled writability at now_ns: the stall ends, and the limit learns from it. */
+void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns);
+/* Stalls with bytes held, over both families: the socket pushed back. */
+uint64_t wg_underlay_stalls(const struct wg_underlay *u);
+/* The limit of the family that stalled more often (IPv4 when neither did). */
+const struct wg_bql *wg_underlay_busiest(const struct wg_underlay *u);
 
 #endif

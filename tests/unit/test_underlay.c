@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "qdisc/ecn.h"
@@ -243,11 +244,30 @@ Test(underlay, handshakes_marked_af41)
 	wg_udp_close(&b);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * WG_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* The daemon's way: wait for the stalled socket, end the stall, start a new round. */
+static void wait_writable(struct wg_underlay *u, enum wg_udp_family f)
+{
+	cr_assert_eq(wg_underlay_blocked_fd(u), u->udp.fd[f]);
+	cr_assert(wait_fd(wg_underlay_blocked_fd(u), POLLOUT), "never writable");
+	wg_underlay_writable(u, u->udp.fd[f], mono_ns());
+	wg_underlay_begin(u, mono_ns());
+}
+
 /*
- * A slow qdisc (tbf) on lo holds the datagrams, so the send buffer fills. Sending the way
- * the daemon does (queue until -EAGAIN, wait for the blocked socket, flush), every packet
- * arrives exactly once, and every buffer comes back. (Not necessarily in order: tbf's
- * timer may hand packets to lo on either CPU, and each CPU delivers its own backlog.)
+ * A slow qdisc (tbf) on lo holds the datagrams, so the socket fills to its limit.
+ * Sending the way the daemon does (queue until -EAGAIN, flush, wait for the blocked
+ * socket, end the stall), every packet arrives exactly once, every buffer comes back,
+ * the socket never holds much more than its limit, and the limit learns the tbf's rate.
+ * (Not necessarily in order: tbf's timer may hand packets to lo on either CPU, and each
+ * CPU delivers its own backlog.)
  */
 static void backpressure(enum wg_udp_family f)
 {
@@ -259,7 +279,7 @@ static void backpressure(enum wg_udp_family f)
 	static uint8_t in[WG_UDP_BATCH_MAX][RX_MAX];
 	struct wg_udp_rx rx[WG_UDP_BATCH_MAX];
 	static bool seen[N];
-	uint32_t got = 0;
+	uint32_t got = 0, held_max = 0, limit_max = 0;
 
 	if (system("tc qdisc add dev lo root tbf rate 10mbit burst 3000 limit 8000000") != 0)
 		cr_skip_test("needs tc with tbf");
@@ -267,18 +287,27 @@ static void backpressure(enum wg_udp_family f)
 	cr_assert_eq(wg_udp_open(&b, &cfg), 0);
 	to_b = f == WG_UDP_V4 ? endpoint(AF_INET, "127.0.0.1", b.port)
 			      : endpoint(AF_INET6, "::1", b.port);
+	wg_underlay_begin(&a, mono_ns());
 	for (uint32_t i = 0; i < N; i++) {
 		struct wg_pkt *pkt = data_pkt(i, LEN, 0);
 
 		while (wg_underlay_queue(&a, &to_b, pkt) == -EAGAIN) {
-			cr_assert_eq(wg_underlay_blocked_fd(&a), a.udp.fd[f]);
-			cr_assert(wait_fd(wg_underlay_blocked_fd(&a), POLLOUT), "never writable");
-			(void)wg_underlay_flush(&a);
+			if (wg_underlay_flush(&a) != -EAGAIN)
+				continue; /* the batch was full and has gone */
+			held_max = WG_MAX(held_max, (uint32_t)wg_udp_queued_bytes(&a.udp, f));
+			limit_max = WG_MAX(limit_max, a.gate[f].bql.limit);
+			wait_writable(&a, f);
 		}
 	}
 	while (wg_underlay_flush(&a) == -EAGAIN)
-		cr_assert(wait_fd(wg_underlay_blocked_fd(&a), POLLOUT), "never writable");
-	cr_assert_gt(a.stats.blocked, 0, "the send buffer never filled");
+		wait_writable(&a, f);
+	/* The socket never held more than its limit and a batch's overshoot. */
+	cr_assert_gt(wg_underlay_stalls(&a), 0, "the socket never pushed back");
+	cr_assert_leq(held_max, limit_max + WG_UNDERLAY_BATCH * 2304, "held %u, limit %u", held_max,
+		      limit_max);
+	/* 10 Mbit/s of 1200-byte messages: a rate was learnt, and the limit follows it. */
+	cr_assert_gt(a.gate[f].bql.stats.samples, 0);
+	cr_assert_lt(a.gate[f].bql.limit, WG_BQL_INIT_BYTES, "limit %u", a.gate[f].bql.limit);
 	cr_assert_eq(a.stats.sent, N);
 	cr_assert_eq(a.stats.send_errors, 0);
 	cr_assert_eq(dev.pool.outstanding, 0);
