@@ -26,6 +26,14 @@
 
 enum {
 	WG_DAEMON_BATCH = 64,
+	/*
+	 * Received datagrams are read first and most: up to this many batches per loop
+	 * iteration, against one batch of TUN reads and one send round. What arrives has
+	 * no managed queue before decryption (the socket's receive buffer is a FIFO), while
+	 * what waits to be sent waits in CAKE; so when the CPU is short, the send side
+	 * yields and CAKE's AQM slows the senders down.
+	 */
+	WG_DAEMON_RX_BATCHES = 4,
 	TUN_TXQLEN = 1000,
 };
 
@@ -183,21 +191,18 @@ static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 			break;
 }
 
-static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
+/* One batch from the socket: false when it had fewer than a batch waiting. */
+static bool udp_batch(struct daemon *d, int fd)
 {
-	struct daemon *d = w->data;
 	struct wg_pkt *pkts[WG_DAEMON_BATCH];
 	int n, i;
 
-	(void)loop;
-	(void)revents;
-	tick(d);
 	for (i = 0; i < WG_DAEMON_BATCH; i++) {
 		pkts[i] = wg_device_pkt_get(&d->dev, false);
 		if (!pkts[i])
 			break;
 	}
-	n = wg_underlay_recv(&d->udp, w->fd, pkts, i);
+	n = wg_underlay_recv(&d->udp, fd, pkts, i);
 	for (int k = 0; k < i; k++) {
 		if (k < n)
 			wg_device_rx(&d->dev, pkts[k], d->now_ns);
@@ -205,6 +210,18 @@ static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
 			wg_device_pkt_put(&d->dev, pkts[k]);
 	}
 	wg_tun_gro_flush(&d->gro);
+	return n == WG_DAEMON_BATCH;
+}
+
+static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	tick(d);
+	for (int b = 0; b < WG_DAEMON_RX_BATCHES && udp_batch(d, w->fd); b++)
+		tick(d);
 }
 
 static void writable_cb(struct ev_loop *loop, ev_io *w, int revents)
