@@ -5,11 +5,28 @@
 
 #include "src/core/compiler.h"
 
+static bool set_limit(struct wg_bql *b);
+
 void wg_bql_init(struct wg_bql *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->limit = WG_BQL_INIT_BYTES;
 	b->ceiling = WG_BQL_MAX_BYTES;
+}
+
+void wg_bql_fix(struct wg_bql *b, uint32_t bytes)
+{
+	b->fixed = bytes != 0;
+	b->slack = 0;
+	if (bytes) {
+		b->limit = WG_MIN(WG_MAX(bytes, (uint32_t)WG_BQL_MIN_BYTES),
+				  (uint32_t)WG_BQL_MAX_BYTES);
+		return;
+	}
+	b->ceiling = WG_BQL_MAX_BYTES;
+	b->limit = WG_BQL_INIT_BYTES;
+	if (b->rate)
+		(void)set_limit(b);
 }
 
 uint32_t wg_bql_room(const struct wg_bql *b, uint32_t held)
@@ -32,6 +49,8 @@ static bool set_limit(struct wg_bql *b)
 	uint64_t want = b->rate * WG_BQL_TARGET_NS / WG_NSEC_PER_SEC + b->slack;
 	uint32_t limit = (uint32_t)WG_MIN(want, (uint64_t)b->ceiling);
 
+	if (b->fixed)
+		return false;
 	if (limit < WG_BQL_MIN_BYTES)
 		limit = WG_BQL_MIN_BYTES;
 	if (limit == b->limit)
@@ -72,7 +91,7 @@ bool wg_bql_overflow(struct wg_bql *b, uint32_t held)
 	uint32_t ceiling = WG_MAX(held - held / 4, (uint32_t)WG_BQL_MIN_BYTES);
 
 	b->stats.overflows++;
-	if (ceiling >= b->ceiling)
+	if (b->fixed || ceiling >= b->ceiling)
 		return false;
 	b->ceiling = ceiling;
 	if (b->limit <= ceiling)

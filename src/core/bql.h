@@ -56,10 +56,14 @@ struct wg_bql {
 	uint64_t stall_ns; /* when the current stall began */
 	uint32_t stall_bytes;
 	bool stalled;
+	bool fixed;	   /* set by wg_bql_fix: measure, but keep the limit */
 	struct wg_bql_stats stats;
 };
 
 void wg_bql_init(struct wg_bql *b);
+/* A limit chosen by the user: bytes (at least WG_BQL_MIN_BYTES, at most the largest
+ * send buffer) from now on; 0 goes back to learning it, from the current estimate. */
+void wg_bql_fix(struct wg_bql *b, uint32_t bytes);
 /* The bytes that may still be handed to a socket holding `held`: 0 when at the limit. */
 uint32_t wg_bql_room(const struct wg_bql *b, uint32_t held);
 /* The socket holds `held` and may take no more: a stall begins. */

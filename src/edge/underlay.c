@@ -28,15 +28,36 @@ static void sync_udp(struct wg_underlay *u)
 
 /* Each open socket's send buffer is its family's limit: the kernel's writability signal
  * then comes when the socket has drained to half of it. */
-static void size_sndbuf(struct wg_underlay *u, enum wg_udp_family f)
+static int size_sndbuf(struct wg_underlay *u, enum wg_udp_family f)
 {
+	uint32_t bytes = u->limit_setting == WG_UNDERLAY_LIMIT_OFF ? WG_UNDERLAY_SNDBUF_OFF_BYTES :
+								     u->gate[f].bql.limit;
 	int ret;
 
 	if (u->udp.fd[f] < 0)
-		return;
-	ret = wg_udp_set_sndbuf(&u->udp, f, u->gate[f].bql.limit);
+		return 0;
+	ret = wg_udp_set_sndbuf(&u->udp, f, bytes);
 	if (ret < 0)
 		u->stats.sndbuf_errors++;
+	return ret < 0 ? ret : 0;
+}
+
+int wg_underlay_set_limit(struct wg_underlay *u, uint32_t setting)
+{
+	int ret = 0;
+
+	u->limit_setting = setting;
+	for (int i = 0; i < WG_UDP_FAMILIES; i++) {
+		enum wg_udp_family f = (enum wg_udp_family)i;
+		int r;
+
+		wg_bql_fix(&u->gate[f].bql, setting == WG_UNDERLAY_LIMIT_OFF ? 0 : setting);
+		u->gate[f].measured = false;
+		r = size_sndbuf(u, f);
+		if (r)
+			ret = r;
+	}
+	return ret;
 }
 
 static int open_udp(struct wg_underlay *u, uint16_t port)
@@ -49,7 +70,7 @@ static int open_udp(struct wg_underlay *u, uint16_t port)
 	int ret = wg_udp_open(&u->udp, &cfg);
 
 	for (int f = 0; !ret && f < WG_UDP_FAMILIES; f++)
-		size_sndbuf(u, (enum wg_udp_family)f);
+		(void)size_sndbuf(u, (enum wg_udp_family)f);
 	return ret;
 }
 
@@ -278,6 +299,8 @@ static bool take_room(struct wg_underlay *u, enum wg_udp_family f, uint32_t cost
 	struct wg_underlay_gate *g = &u->gate[f];
 	uint32_t held = 0;
 
+	if (u->limit_setting == WG_UNDERLAY_LIMIT_OFF)
+		return true;
 	if (!g->measured) {
 		held = held_bytes(u, f);
 		g->room = wg_bql_room(&g->bql, held);
@@ -347,7 +370,7 @@ void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns)
 		if (fd < 0 || u->udp.fd[f] != fd)
 			continue;
 		if (wg_bql_resume(&u->gate[f].bql, now_ns, held_bytes(u, f)))
-			size_sndbuf(u, f);
+			(void)size_sndbuf(u, f);
 	}
 	if (fd == u->blocked_fd)
 		u->blocked_fd = -1;

@@ -30,7 +30,13 @@ enum wg_underlay_limits {
 	/* What a datagram costs the socket beyond its payload (sk_buff, shared info and the
 	 * slab's rounding: 1452 bytes are held as 2304 on x86-64), rounded up. */
 	WG_UNDERLAY_SKB_COST = 1024,
+	/* Backpressure off: the send buffer wireguard-go asks for (socketBufferSize). */
+	WG_UNDERLAY_SNDBUF_OFF_BYTES = 7 << 20,
 };
+
+/* wg_underlay_set_limit: 0 learns the limit (the default), this turns it off, any other
+ * value is a fixed limit in bytes. */
+#define WG_UNDERLAY_LIMIT_OFF UINT32_MAX
 
 /* Encrypted data messages waiting for one family's socket, oldest first. */
 struct wg_underlay_batch {
@@ -64,6 +70,7 @@ struct wg_underlay {
 	void *rebound_ctx;
 	int blocked_fd; /* the socket that answered EAGAIN or ran out of room */
 	uint64_t now_ns; /* of the send round */
+	uint32_t limit_setting; /* 0: learnt, WG_UNDERLAY_LIMIT_OFF, or fixed bytes */
 	struct wg_underlay_batch batch[WG_UDP_FAMILIES];
 	struct wg_underlay_gate gate[WG_UDP_FAMILIES];
 	struct wg_underlay_stats stats;
@@ -99,6 +106,11 @@ void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, c
 int wg_underlay_blocked_fd(const struct wg_underlay *u);
 /* fd signalled writability at now_ns: the stall ends, and the limit learns from it. */
 void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns);
+/* Sets how much the sockets may hold: 0 learns it from the drain rate (the default),
+ * WG_UNDERLAY_LIMIT_OFF takes every message (no backpressure below a large send buffer,
+ * for comparison), any other value is a fixed limit in bytes (clamped to
+ * [WG_BQL_MIN_BYTES, WG_BQL_MAX_BYTES]). 0, or -errno when a send buffer was refused. */
+int wg_underlay_set_limit(struct wg_underlay *u, uint32_t setting);
 /* Stalls with bytes held, over both families: the socket pushed back. */
 uint64_t wg_underlay_stalls(const struct wg_underlay *u);
 /* The limit of the family that stalled more often (IPv4 when neither did). */

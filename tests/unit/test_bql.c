@@ -219,3 +219,26 @@ Test(bql, a_late_wake_up_adds_slack_that_decays)
 		cycle(&b, &l, 2304);
 	cr_assert_leq(b.limit, settled * 11 / 10, "limit %u, settled %u", b.limit, settled);
 }
+
+/* A limit the user chose holds whatever the link does; 0 goes back to the learnt one. */
+Test(bql, a_fixed_limit_holds_and_can_be_released)
+{
+	struct link l = {.now_ns = 1, .rate = 50000000, .wake_ns = 20000};
+	struct wg_bql b;
+
+	wg_bql_init(&b);
+	wg_bql_fix(&b, 30000);
+	for (int i = 0; i < 40; i++)
+		cycle(&b, &l, 2304);
+	cr_assert_eq(b.limit, 30000);
+	cr_assert_gt(b.stats.samples, 0, "the rate is still measured");
+	cr_assert_not(wg_bql_overflow(&b, 10000));
+	cr_assert_eq(b.limit, 30000);
+	wg_bql_fix(&b, 1);
+	cr_assert_eq(b.limit, WG_BQL_MIN_BYTES);
+	wg_bql_fix(&b, UINT32_MAX);
+	cr_assert_eq(b.limit, WG_BQL_MAX_BYTES);
+	wg_bql_fix(&b, 0);
+	cr_assert(b.limit > target_bytes(l.rate) * 9 / 10 && b.limit < target_bytes(l.rate) * 11 / 10,
+		  "limit %u", b.limit);
+}
