@@ -269,7 +269,7 @@ static void wait_writable(struct wg_underlay *u, enum wg_udp_family f)
  * (Not necessarily in order: tbf's timer may hand packets to lo on either CPU, and each
  * CPU delivers its own backlog.)
  */
-static void backpressure(enum wg_udp_family f)
+static void backpressure(enum wg_udp_family f, uint32_t setting)
 {
 	enum { N = 500, LEN = 1200 };
 	struct wg_underlay a;
@@ -284,6 +284,7 @@ static void backpressure(enum wg_udp_family f)
 	if (system("tc qdisc add dev lo root tbf rate 10mbit burst 3000 limit 8000000") != 0)
 		cr_skip_test("needs tc with tbf");
 	open_underlay(&a, 0);
+	cr_assert_eq(wg_underlay_set_limit(&a, setting), 0);
 	cr_assert_eq(wg_udp_open(&b, &cfg), 0);
 	to_b = f == WG_UDP_V4 ? endpoint(AF_INET, "127.0.0.1", b.port)
 			      : endpoint(AF_INET6, "::1", b.port);
@@ -301,13 +302,23 @@ static void backpressure(enum wg_udp_family f)
 	}
 	while (wg_underlay_flush(&a) == -EAGAIN)
 		wait_writable(&a, f);
-	/* The socket never held more than its limit and a batch's overshoot. */
-	cr_assert_gt(wg_underlay_stalls(&a), 0, "the socket never pushed back");
-	cr_assert_leq(held_max, limit_max + WG_UNDERLAY_BATCH * 2304, "held %u, limit %u", held_max,
-		      limit_max);
-	/* 10 Mbit/s of 1200-byte messages: a rate was learnt, and the limit follows it. */
-	cr_assert_gt(a.gate[f].bql.stats.samples, 0);
-	cr_assert_lt(a.gate[f].bql.limit, WG_BQL_INIT_BYTES, "limit %u", a.gate[f].bql.limit);
+	held_max = WG_MAX(held_max, (uint32_t)wg_udp_queued_bytes(&a.udp, f));
+	if (setting == WG_UNDERLAY_LIMIT_OFF) {
+		/* No limit: the tbf holds most of what was sent, far past any limit. */
+		cr_assert_eq(wg_underlay_stalls(&a), 0);
+		cr_assert_gt(held_max, WG_BQL_MAX_BYTES, "held %u", held_max);
+	} else {
+		/* The socket never held more than its limit, give or take the estimate of
+		 * a datagram's truesize. */
+		cr_assert_gt(wg_underlay_stalls(&a), 0, "the socket never pushed back");
+		cr_assert_leq(held_max, limit_max + limit_max / 8 + 2304, "held %u, limit %u",
+			      held_max, limit_max);
+		cr_assert_gt(a.gate[f].bql.stats.samples, 0);
+	}
+	if (setting == 0) /* 10 Mbit/s: the learnt limit is below where it started */
+		cr_assert_lt(a.gate[f].bql.limit, WG_BQL_INIT_BYTES, "limit %u", a.gate[f].bql.limit);
+	else if (setting != WG_UNDERLAY_LIMIT_OFF)
+		cr_assert_eq(limit_max, setting);
 	cr_assert_eq(a.stats.sent, N);
 	cr_assert_eq(a.stats.send_errors, 0);
 	cr_assert_eq(dev.pool.outstanding, 0);
@@ -335,12 +346,22 @@ static void backpressure(enum wg_udp_family f)
 
 Test(underlay, backpressure_keeps_every_packet_v4)
 {
-	backpressure(WG_UDP_V4);
+	backpressure(WG_UDP_V4, 0);
 }
 
 Test(underlay, backpressure_keeps_every_packet_v6)
 {
-	backpressure(WG_UDP_V6);
+	backpressure(WG_UDP_V6, 0);
+}
+
+Test(underlay, backpressure_with_a_fixed_limit)
+{
+	backpressure(WG_UDP_V4, 20000);
+}
+
+Test(underlay, backpressure_off_leaves_the_queue_below)
+{
+	backpressure(WG_UDP_V6, WG_UNDERLAY_LIMIT_OFF);
 }
 
 /* An endpoint without an address, or one the kernel refuses, costs that packet only. */
