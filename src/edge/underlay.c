@@ -252,7 +252,12 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 		if (o == WG_UDP_SENT_ALL)
 			break;
 		if (o == WG_UDP_SEND_BLOCKED) {
-			u->stats.blocked++; /* EAGAIN: the room was overestimated */
+			/* EAGAIN: the room was overestimated. ENOBUFS: something below the
+			 * socket holds less than the limit: keep under what it held. */
+			u->stats.blocked++;
+			if (res.err == -ENOBUFS &&
+			    wg_bql_overflow(&u->gate[f].bql, held_bytes(u, f)))
+				(void)size_sndbuf(u, f);
 			stall(u, f);
 			u->blocked_fd = res.blocked_fd;
 			break;
