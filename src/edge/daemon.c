@@ -35,6 +35,7 @@ enum {
 	 */
 	WG_DAEMON_RX_BATCHES = 4,
 	TUN_TXQLEN = 1000,
+	TUN_KERNEL_DEFAULT_MTU = 1500, /* what the kernel gives a new TUN device */
 };
 
 struct daemon {
@@ -444,6 +445,11 @@ static int setup_io(struct daemon *d, const char *ifname)
 		ret = wg_netlink_link_get(nl, d->ifname, &link);
 		if (!ret) {
 			d->ifindex = link.ifindex;
+			/* A new TUN device has Ethernet's 1500: start at WireGuard's 1420, as
+			 * wireguard-go does (wg-quick sets its own afterwards). */
+			if (link.mtu == TUN_KERNEL_DEFAULT_MTU &&
+			    !wg_netlink_link_set_mtu(nl, link.ifindex, DEFAULT_MTU))
+				link.mtu = DEFAULT_MTU;
 			wg_device_set_mtu(&d->dev, link.mtu);
 			(void)wg_netlink_link_set_txqlen(nl, link.ifindex, TUN_TXQLEN);
 		}

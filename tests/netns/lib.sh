@@ -93,6 +93,8 @@ start_wggo() {
 start_cakewg() {
 	n "$1" env LOG_LEVEL=verbose "$CAKEWG" -f "$2" >"$TMP/cakewg-$2.log" 2>&1 &
 	wait_for 5 test -S "/var/run/wireguard/$2.sock" || die "cakewg $2 did not start"
+	# Like wireguard-go, a new device starts at WireGuard's MTU, not Ethernet's.
+	[ "$(n "$1" cat "/sys/class/net/$2/mtu")" = 1420 ] || die "cakewg $2: MTU is not 1420"
 }
 
 # ping_ok NS ADDR [COUNT]: ping through the tunnel.
