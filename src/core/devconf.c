@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "crypto/ct.h"
+#include "qdisc/cake_parse.h"
 #include "src/core/messages.h"
 
 /* Makes room for one more element in an array that holds no secrets. */
@@ -225,6 +226,57 @@ bool wg_devconf_parse_keepalive(uint16_t *secs, const char *s, size_t len)
 		return false;
 	*secs = (uint16_t)v;
 	return true;
+}
+
+/* Longer words are no size anyone means: 393216 needs 6 characters, "384kb" 5. */
+enum { SIZE_WORD_BYTES = 32 };
+
+int wg_devconf_parse_underlay_limit(uint32_t *out, const char *s, size_t len)
+{
+	char word[SIZE_WORD_BYTES];
+	uint64_t bytes;
+	int ret;
+
+	if (len == 4 && !strncasecmp(s, "auto", 4)) {
+		*out = WG_DEVCONF_UNDERLAY_LIMIT_AUTO;
+		return 0;
+	}
+	if (is_off(s, len)) {
+		*out = WG_DEVCONF_UNDERLAY_LIMIT_OFF;
+		return 0;
+	}
+	if (!len || len >= sizeof(word) || memchr(s, '\0', len))
+		return -EINVAL;
+	memcpy(word, s, len);
+	word[len] = '\0';
+	ret = cake_parse_size(word, &bytes);
+	if (ret)
+		return ret == -ERANGE ? -ERANGE : -EINVAL;
+	if (bytes < WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES ||
+	    bytes > WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES)
+		return -ERANGE;
+	*out = (uint32_t)bytes;
+	return 0;
+}
+
+bool wg_devconf_underlay_limit_valid(uint32_t setting)
+{
+	return setting == WG_DEVCONF_UNDERLAY_LIMIT_AUTO ||
+	       setting == WG_DEVCONF_UNDERLAY_LIMIT_OFF ||
+	       (setting >= WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES &&
+		setting <= WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES);
+}
+
+const char *wg_devconf_underlay_limit_format(char buf[static WG_DEVCONF_UNDERLAY_LIMIT_STRLEN],
+					     uint32_t setting)
+{
+	if (setting == WG_DEVCONF_UNDERLAY_LIMIT_AUTO)
+		snprintf(buf, WG_DEVCONF_UNDERLAY_LIMIT_STRLEN, "auto");
+	else if (setting == WG_DEVCONF_UNDERLAY_LIMIT_OFF)
+		snprintf(buf, WG_DEVCONF_UNDERLAY_LIMIT_STRLEN, "off");
+	else
+		snprintf(buf, WG_DEVCONF_UNDERLAY_LIMIT_STRLEN, "%u", setting);
+	return buf;
 }
 
 /* Makes room for need more bytes and a NUL; a move wipes the old copy. */

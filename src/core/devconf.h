@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/core/bql.h"
 #include "src/core/compiler.h"
 #include "src/core/encoding.h"
 #include "src/core/ipaddr.h"
@@ -40,6 +41,8 @@ enum wg_devconf_flags {
 	WG_DEVCONF_HAS_PRIVATE_KEY = 1U << 1,
 	WG_DEVCONF_HAS_LISTEN_PORT = 1U << 2,
 	WG_DEVCONF_HAS_FWMARK = 1U << 3,
+	/* cakewg: underlay_limit holds a setting (UnderlayLimit, underlay_limit=) */
+	WG_DEVCONF_HAS_UNDERLAY_LIMIT = 1U << 4,
 };
 
 enum wg_devconf_peer_flags {
@@ -58,6 +61,21 @@ enum wg_devconf_peer_flags {
 
 /* CakeIngress / cake_ingress= value that turns ingress shaping off. */
 #define WG_DEVCONF_CAKE_INGRESS_OFF "none"
+
+/*
+ * UnderlayLimit / underlay_limit=: how many bytes the underlay sockets may hold below
+ * CAKE (src/core/bql.h). AUTO ("auto", the default) learns it from the drain rate, OFF
+ * ("off") takes away the backpressure, anything else is a fixed limit in bytes within
+ * [MIN, MAX], the range the byte queue limit itself keeps to.
+ */
+enum wg_devconf_underlay_limits {
+	WG_DEVCONF_UNDERLAY_LIMIT_AUTO = 0,
+	WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES = WG_BQL_MIN_BYTES,
+	WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES = WG_BQL_MAX_BYTES,
+	/* "auto", "off" or a uint32_t in decimal, and the NUL */
+	WG_DEVCONF_UNDERLAY_LIMIT_STRLEN = 16,
+};
+#define WG_DEVCONF_UNDERLAY_LIMIT_OFF UINT32_MAX
 
 enum wg_devconf_allowedip_flags {
 	WG_DEVCONF_AIP_REMOVE_ME = 1U << 0, /* "-prefix": remove instead of add */
@@ -142,6 +160,8 @@ struct wg_devconf {
 	/* tc-cake option strings as written (NULL when the key is absent) */
 	char *cake;
 	char *cake_ingress; /* WG_DEVCONF_CAKE_INGRESS_OFF removes the ingress instance */
+	/* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes; set when HAS_UNDERLAY_LIMIT */
+	uint32_t underlay_limit;
 };
 
 /* An empty configuration (no flags), or NULL when out of memory. */
@@ -188,6 +208,26 @@ WG_MUST_CHECK bool wg_devconf_table_from_name(uint32_t *id, const char *name, si
  */
 WG_MUST_CHECK bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len);
 WG_MUST_CHECK bool wg_devconf_parse_keepalive(uint16_t *secs, const char *s, size_t len);
+
+/*
+ * cakewg's UnderlayLimit words, the same in a file, a UAPI request and on `cakewg set`:
+ * "auto" (WG_DEVCONF_UNDERLAY_LIMIT_AUTO), "off" (WG_DEVCONF_UNDERLAY_LIMIT_OFF), both in
+ * any case, or a size as tc reads one (qdisc/cake_parse.h's cake_parse_size, iproute2's
+ * get_size): a number, then nothing or b (bytes), k/kb, m/mb, g/gb (1024-based) or
+ * kbit/mbit/gbit (the same over 8); "32kb" is 32768 bytes, a fraction of a byte is
+ * dropped. A size must lie in [WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES, _MAX_BYTES]: outside
+ * it (0 included) the result is -ERANGE; anything else that is not one of these words
+ * (empty, a sign, spaces, a NUL, trailing text) is -EINVAL. *out is set only on 0.
+ */
+WG_MUST_CHECK int wg_devconf_parse_underlay_limit(uint32_t *out, const char *s, size_t len);
+
+/* Whether a setting is one the parser can return: AUTO, OFF or a size in range. */
+WG_MUST_CHECK bool wg_devconf_underlay_limit_valid(uint32_t setting);
+
+/* A setting as the parser reads it back: "auto", "off" or the bytes in decimal. Returns
+ * buf. */
+const char *wg_devconf_underlay_limit_format(char buf[static WG_DEVCONF_UNDERLAY_LIMIT_STRLEN],
+					     uint32_t setting);
 
 /* A growable text buffer for the writers; wipe it when it held a key. */
 struct wg_devconf_buf {

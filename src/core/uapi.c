@@ -199,6 +199,21 @@ static int parse_cake_ingress(struct wg_uapi_set *s, const char *v, size_t n)
 	return parse_cake_string(s, &s->conf->cake_ingress, v, n);
 }
 
+/* cakewg extension: `underlay_limit=auto|off|<size>` (devconf.h's words). */
+static int parse_underlay_limit(struct wg_uapi_set *s, const char *v, size_t n)
+{
+	char word[48];
+
+	if (wg_devconf_parse_underlay_limit(&s->conf->underlay_limit, v, n))
+		return set_fail(s, -EINVAL,
+				"failed to set underlay_limit: `%s' is neither auto, off nor %u-%u "
+				"bytes",
+				printable(word, v, n), WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES,
+				WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES);
+	s->conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	return 0;
+}
+
 static const struct set_key device_keys[] = {
 	{"private_key", parse_private_key},
 	{"listen_port", parse_listen_port},
@@ -206,6 +221,7 @@ static const struct set_key device_keys[] = {
 	{"replace_peers", parse_replace_peers},
 	{"cake", parse_cake},
 	{"cake_ingress", parse_cake_ingress},
+	{"underlay_limit", parse_underlay_limit},
 };
 
 static const struct set_key peer_keys[] = {

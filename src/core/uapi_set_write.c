@@ -15,18 +15,26 @@ static bool one_line(const char *s)
 }
 
 /*
- * The CAKE lines come first: wireguard-go applies each line as it reads it, so it refuses
- * a request that asks for CAKE before it changed anything.
+ * The cakewg lines (CAKE, underlay limit) come first: wireguard-go applies each line as it
+ * reads it, so it refuses a request that asks for them before it changed anything.
  */
 static int put_device(struct wg_devconf_buf *out, const struct wg_devconf *conf)
 {
+	char limit[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+
 	if ((conf->cake && !one_line(conf->cake)) ||
-	    (conf->cake_ingress && !one_line(conf->cake_ingress)))
+	    (conf->cake_ingress && !one_line(conf->cake_ingress)) ||
+	    ((conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT) &&
+	     !wg_devconf_underlay_limit_valid(conf->underlay_limit)))
 		return -EINVAL;
 	if (conf->cake)
 		wg_devconf_buf_printf(out, "cake=%s\n", conf->cake);
 	if (conf->cake_ingress)
 		wg_devconf_buf_printf(out, "cake_ingress=%s\n", conf->cake_ingress);
+	if (conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT)
+		wg_devconf_buf_printf(
+			out, "underlay_limit=%s\n",
+			wg_devconf_underlay_limit_format(limit, conf->underlay_limit));
 	if (conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
 		wg_uapi_key_write(out, "private_key", conf->private_key);
 	if (conf->flags & WG_DEVCONF_HAS_LISTEN_PORT)

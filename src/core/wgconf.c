@@ -437,6 +437,17 @@ static int parse_cake_ingress(struct wg_wgconf *ctx, const char *v, size_t n)
 	return wg_devconf_set_string(&ctx->conf->cake_ingress, v, n) ? nomem(ctx) : 0;
 }
 
+static int parse_underlay_limit(struct wg_wgconf *ctx, const char *v, size_t n)
+{
+	if (wg_devconf_parse_underlay_limit(&ctx->conf->underlay_limit, v, n))
+		return fail(ctx, -EINVAL,
+			    "UnderlayLimit is neither auto, off nor %u-%u bytes: `%s'",
+			    WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES,
+			    WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES, quote(ctx, v, n));
+	ctx->conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	return 0;
+}
+
 static const struct key_handler interface_keys[] = {
 	{"PrivateKey", VALUE_STRIPPED, parse_private_key},
 	{"ListenPort", VALUE_STRIPPED, parse_listen_port},
@@ -455,6 +466,7 @@ static const struct key_handler quick_keys[] = {
 	{"PostDown", VALUE_RAW, parse_post_down},
 	{"Cake", VALUE_TRIMMED, parse_cake},
 	{"CakeIngress", VALUE_TRIMMED, parse_cake_ingress},
+	{"UnderlayLimit", VALUE_TRIMMED, parse_underlay_limit},
 };
 
 static const struct key_handler peer_keys[] = {

@@ -50,7 +50,7 @@ static void write_table(struct wg_devconf_buf *out, const struct wg_devconf *con
 
 static int write_quick(struct wg_devconf_buf *out, const struct wg_devconf *conf)
 {
-	char text[WG_IPADDR_PREFIX_STRLEN];
+	char text[WG_IPADDR_PREFIX_STRLEN], limit[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
 	int ret;
 
 	for (size_t i = 0; i < conf->n_addresses; i++) {
@@ -81,10 +81,18 @@ static int write_quick(struct wg_devconf_buf *out, const struct wg_devconf *conf
 		return -EINVAL;
 	if (conf->cake_ingress && !writable(conf->cake_ingress, false))
 		return -EINVAL;
+	if ((conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT) &&
+	    !wg_devconf_underlay_limit_valid(conf->underlay_limit))
+		return -EINVAL;
 	if (conf->cake)
 		wg_devconf_buf_printf(out, "Cake = %s\n", conf->cake);
 	if (conf->cake_ingress)
 		wg_devconf_buf_printf(out, "CakeIngress = %s\n", conf->cake_ingress);
+	/* auto is the default: a file says it only when it said so */
+	if (conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT)
+		wg_devconf_buf_printf(
+			out, "UnderlayLimit = %s\n",
+			wg_devconf_underlay_limit_format(limit, conf->underlay_limit));
 	return 0;
 }
 

@@ -36,7 +36,7 @@ enum wg_underlay_limits {
 
 /* wg_underlay_set_limit: 0 learns the limit (the default), this turns it off, any other
  * value is a fixed limit in bytes. */
-#define WG_UNDERLAY_LIMIT_OFF UINT32_MAX
+#define WG_UNDERLAY_LIMIT_OFF WG_DEVCONF_UNDERLAY_LIMIT_OFF
 
 /* Encrypted data messages waiting for one family's socket, oldest first. */
 struct wg_underlay_batch {

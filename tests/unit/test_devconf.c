@@ -415,3 +415,106 @@ Test(devconf, parse_keepalive)
 		cr_expect_eq(secs, cases[i].ok ? cases[i].want : 77, "`%s'", cases[i].in);
 	}
 }
+
+/* cakewg's UnderlayLimit words: auto, off, or a tc size within the byte limit's range. */
+Test(devconf, parse_underlay_limit)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		uint32_t want;
+	} cases[] = {
+		{"auto", 0, WG_DEVCONF_UNDERLAY_LIMIT_AUTO},
+		{"AUTO", 0, WG_DEVCONF_UNDERLAY_LIMIT_AUTO},
+		{"off", 0, WG_DEVCONF_UNDERLAY_LIMIT_OFF},
+		{"Off", 0, WG_DEVCONF_UNDERLAY_LIMIT_OFF},
+		{"30000", 0, 30000},
+		{"30000b", 0, 30000},
+		{"30000B", 0, 30000},
+		{"32kb", 0, 32 * 1024},
+		{"32k", 0, 32 * 1024},
+		{"32KB", 0, 32 * 1024},
+		{"256kbit", 0, 32 * 1024},
+		{"0.25mb", 0, 256 * 1024},
+		{"8192", 0, WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES},
+		{"8kb", 0, WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES},
+		{"393216", 0, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES},
+		{"384kb", 0, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES},
+		{"10000.9", 0, 10000},
+		/* out of range: the byte limit keeps to [8 KiB, 384 KiB] */
+		{"0", -ERANGE, 0},
+		{"0kb", -ERANGE, 0},
+		{"8191", -ERANGE, 0},
+		{"393217", -ERANGE, 0},
+		{"1mb", -ERANGE, 0},
+		{"4294967295", -ERANGE, 0},
+		{"4294967296", -ERANGE, 0},
+		{"99999999999999999999999", -ERANGE, 0},
+		{"1e400", -ERANGE, 0},
+		/* not a word of the grammar */
+		{"", -EINVAL, 0},
+		{"-32kb", -EINVAL, 0},
+		{"+32kb", -EINVAL, 0},
+		{" 32kb", -EINVAL, 0},
+		{"32kb ", -EINVAL, 0},
+		{"32 kb", -EINVAL, 0},
+		{"32kbx", -EINVAL, 0},
+		{"32kib", -EINVAL, 0},
+		{"kb", -EINVAL, 0},
+		{"learn", -EINVAL, 0},
+		{"autox", -EINVAL, 0},
+		{"of", -EINVAL, 0},
+		{"none", -EINVAL, 0},
+		{"nan", -EINVAL, 0},
+		{"inf", -EINVAL, 0},
+		{"000000000000000000000000000000032768", -EINVAL, 0},
+	};
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(cases); i++) {
+		uint32_t v = 77;
+		int ret = wg_devconf_parse_underlay_limit(&v, cases[i].in, strlen(cases[i].in));
+
+		cr_expect_eq(ret, cases[i].ret, "`%s': %d", cases[i].in, ret);
+		cr_expect_eq(v, cases[i].ret ? 77 : cases[i].want, "`%s': %u", cases[i].in, v);
+	}
+}
+
+/* The length bounds the word: a NUL or what follows len is not part of it. */
+Test(devconf, parse_underlay_limit_uses_len)
+{
+	uint32_t v = 77;
+
+	cr_expect_eq(wg_devconf_parse_underlay_limit(&v, "32kb\0junk", 9), -EINVAL);
+	cr_expect_eq(wg_devconf_parse_underlay_limit(&v, "auto\0", 5), -EINVAL);
+	cr_expect_eq(v, 77);
+	cr_expect_eq(wg_devconf_parse_underlay_limit(&v, "32kbjunk", 4), 0);
+	cr_expect_eq(v, 32768);
+	cr_expect_eq(wg_devconf_parse_underlay_limit(&v, "offset", 3), 0);
+	cr_expect_eq(v, WG_DEVCONF_UNDERLAY_LIMIT_OFF);
+	cr_expect_eq(wg_devconf_parse_underlay_limit(&v, "autox", 4), 0);
+	cr_expect_eq(v, WG_DEVCONF_UNDERLAY_LIMIT_AUTO);
+}
+
+/* The formatter writes what the parser reads back to the same setting. */
+Test(devconf, underlay_limit_round_trip)
+{
+	static const uint32_t settings[] = {
+		WG_DEVCONF_UNDERLAY_LIMIT_AUTO,
+		WG_DEVCONF_UNDERLAY_LIMIT_OFF,
+		WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES,
+		WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES,
+		30000,
+	};
+	static const char *const want[] = {"auto", "off", "8192", "393216", "30000"};
+	char buf[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(settings); i++) {
+		uint32_t v = 77;
+
+		cr_assert_str_eq(wg_devconf_underlay_limit_format(buf, settings[i]), want[i]);
+		cr_assert_eq(wg_devconf_parse_underlay_limit(&v, buf, strlen(buf)), 0, "%s", buf);
+		cr_assert_eq(v, settings[i], "%s", buf);
+	}
+	/* The longest text fits. */
+	cr_assert_str_eq(wg_devconf_underlay_limit_format(buf, UINT32_MAX - 1), "4294967294");
+}

@@ -183,6 +183,15 @@ static const struct {
 	{"public_key=" K2 "\nlisten_port=1", -EINVAL}, /* device keys come first */
 	{"public_key=" K2 "\nlast_handshake_time_sec=0", -EINVAL},
 	{"public_key=" K2 "\nrx_bytes=0", -EINVAL},
+	{"underlay_limit=", -EINVAL},
+	{"underlay_limit=0", -EINVAL},
+	{"underlay_limit=8191", -EINVAL},
+	{"underlay_limit=1mb", -EINVAL},
+	{"underlay_limit=-32kb", -EINVAL},
+	{"underlay_limit=32kb ", -EINVAL},
+	{"underlay_limit=learn", -EINVAL},
+	{"Underlay_Limit=auto", -EINVAL},
+	{"public_key=" K2 "\nunderlay_limit=auto", -EINVAL}, /* a device key */
 };
 
 Test(uapi, set_errors)
@@ -573,4 +582,39 @@ Test(reader, cakewg_get_extension)
 	feed_all(&r, in, sizeof(in) - 1, ev);
 	cr_assert_str_eq(ev, "XGC");
 	wg_uapi_reader_deinit(&r);
+}
+
+/* cakewg's `underlay_limit=`: auto, off or a size, a device key like cake=; a bad value
+ * refuses the request with a message that names it. */
+Test(uapi, underlay_limit_key)
+{
+	static const struct {
+		const char *body;
+		uint32_t want;
+	} good[] = {
+		{"underlay_limit=auto\n", WG_DEVCONF_UNDERLAY_LIMIT_AUTO},
+		{"underlay_limit=off\n", WG_DEVCONF_UNDERLAY_LIMIT_OFF},
+		{"underlay_limit=32768\n", 32768},
+		{"underlay_limit=32kb\n", 32768},
+		{"cake=besteffort\nunderlay_limit=off\nunderlay_limit=20000\nlisten_port=7\n",
+		 20000},
+	};
+	struct wg_uapi_set s;
+	struct wg_devconf *c;
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(good); i++) {
+		c = set_ok(good[i].body);
+		cr_assert(c->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT, "%s", good[i].body);
+		cr_assert_eq(c->underlay_limit, good[i].want, "%s", good[i].body);
+		wg_devconf_free(c);
+	}
+	c = set_ok("listen_port=7\n");
+	cr_assert_eq(c->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT, 0);
+	wg_devconf_free(c);
+
+	cr_assert_eq(wg_uapi_set_init(&s), 0);
+	cr_assert_eq(wg_uapi_set_line(&s, "underlay_limit=2mb", 18), -EINVAL);
+	cr_assert_str_eq(s.msg, "failed to set underlay_limit: `2mb' is neither auto, off nor "
+				"8192-393216 bytes");
+	wg_uapi_set_deinit(&s);
 }

@@ -107,7 +107,8 @@ static void peer_eq(const struct wg_devconf_peer *a, const struct wg_devconf_pee
 static void conf_eq(const struct wg_devconf *a, const struct wg_devconf *b)
 {
 	uint32_t set_flags = WG_DEVCONF_REPLACE_PEERS | WG_DEVCONF_HAS_PRIVATE_KEY |
-			     WG_DEVCONF_HAS_LISTEN_PORT | WG_DEVCONF_HAS_FWMARK;
+			     WG_DEVCONF_HAS_LISTEN_PORT | WG_DEVCONF_HAS_FWMARK |
+			     WG_DEVCONF_HAS_UNDERLAY_LIMIT;
 
 	cr_assert_eq(a->flags & set_flags, b->flags, "flags %#x became %#x", a->flags, b->flags);
 	if (a->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
@@ -118,6 +119,8 @@ static void conf_eq(const struct wg_devconf *a, const struct wg_devconf *b)
 		cr_assert_eq(a->fwmark, b->fwmark);
 	cr_assert(same_str(a->cake, b->cake));
 	cr_assert(same_str(a->cake_ingress, b->cake_ingress));
+	if (a->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT)
+		cr_assert_eq(a->underlay_limit, b->underlay_limit);
 	cr_assert_eq(a->n_peers, b->n_peers);
 	for (size_t i = 0; i < a->n_peers; i++)
 		peer_eq(a->peers[i], b->peers[i]);
@@ -207,6 +210,28 @@ Test(uapi_set_write, cake_lines_come_first)
 			 "\nlisten_port=51820\npublic_key=" K2 "\n\n");
 	round_trip(c);
 	wg_devconf_buf_wipe(&buf);
+
+	/* The underlay limit is cakewg's too: after the CAKE lines, before wg's. */
+	c->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	c->underlay_limit = 32768;
+	cr_assert_str_eq(write_ok(c, &buf),
+			 "set=1\ncake=bandwidth 100Mbit\ncake_ingress=besteffort\n"
+			 "underlay_limit=32768\nprivate_key=" K1
+			 "\nlisten_port=51820\npublic_key=" K2 "\n\n");
+	round_trip(c);
+	wg_devconf_buf_wipe(&buf);
+	free(c->cake);
+	free(c->cake_ingress);
+	c->cake = c->cake_ingress = NULL;
+	c->underlay_limit = WG_DEVCONF_UNDERLAY_LIMIT_OFF;
+	cr_assert_str_eq(write_ok(c, &buf), "set=1\nunderlay_limit=off\nprivate_key=" K1
+					    "\nlisten_port=51820\npublic_key=" K2 "\n\n");
+	round_trip(c);
+	wg_devconf_buf_wipe(&buf);
+	c->underlay_limit = WG_DEVCONF_UNDERLAY_LIMIT_AUTO;
+	cr_assert(strstr(write_ok(c, &buf), "set=1\nunderlay_limit=auto\nprivate_key="));
+	round_trip(c);
+	wg_devconf_buf_wipe(&buf);
 	wg_devconf_free(c);
 }
 
@@ -220,6 +245,7 @@ Test(uapi_set_write, wg_quick_file_round_trip)
 					  "Address = 10.0.0.1/24\n"
 					  "Cake = bandwidth 20Mbit diffserv4\n"
 					  "CakeIngress = bandwidth 100Mbit ingress\n"
+					  "UnderlayLimit = 64kb\n"
 					  "[Peer]\n"
 					  "PublicKey = " PUB1 "\n"
 					  "PresharedKey = " PRIV "\n"
@@ -242,6 +268,7 @@ Test(uapi_set_write, wg_quick_file_round_trip)
 	cr_assert_null(strstr(buf.data, PRIV));
 	cr_assert(strstr(buf.data, "\nfwmark=4660\n"));
 	cr_assert(strstr(buf.data, "\ncake=bandwidth 20Mbit diffserv4\n"));
+	cr_assert(strstr(buf.data, "\nunderlay_limit=65536\n"));
 	cr_assert(strstr(buf.data, "\nendpoint=[2001:db8::1]:51820\n"));
 	cr_assert(strstr(buf.data, "\nallowed_ip=-10.1.0.0/16\n"));
 	wg_devconf_buf_wipe(&buf);
@@ -295,6 +322,17 @@ Test(uapi_set_write, refusals)
 		wg_devconf_buf_wipe(&buf);
 	}
 	c->cake = c->cake_ingress = NULL;
+	/* A limit the parser would refuse: out of range. */
+	c->flags = WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	for (size_t i = 0; i < 3; i++) {
+		static const uint32_t bad[] = {1, WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES - 1,
+					       WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES + 1};
+
+		c->underlay_limit = bad[i];
+		cr_assert_eq(wg_uapi_set_write(c, &buf), -EINVAL, "limit %u", bad[i]);
+		wg_devconf_buf_wipe(&buf);
+	}
+	c->flags = 0;
 
 	p = wg_devconf_add_peer(c);
 	cr_assert(p);
@@ -419,6 +457,19 @@ static struct wg_devconf *random_conf(struct det_rng *r)
 		const char *s = cake_strings[pick(r, 4)];
 
 		cr_assert_eq(wg_devconf_set_string(&c->cake_ingress, s, strlen(s)), 0);
+	}
+	if (pick(r, 2)) {
+		static const uint32_t limits[] = {
+			WG_DEVCONF_UNDERLAY_LIMIT_AUTO, WG_DEVCONF_UNDERLAY_LIMIT_OFF,
+			WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES};
+
+		c->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+		c->underlay_limit =
+			pick(r, 3)
+				? limits[pick(r, 4)]
+				: WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES +
+					  pick(r, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES -
+							  WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES + 1);
 	}
 	n_peers = pick(r, 5);
 	for (uint32_t i = 0; i < n_peers; i++) {

@@ -294,6 +294,34 @@ Test(wgconf, append_and_wg_only_modes)
 	cr_assert_str_eq(err, "wg0.conf:2: Unknown key in [Interface] section: `Address'");
 }
 
+/* cakewg's UnderlayLimit: a flagged setting in [Interface], unknown to wg(8). */
+Test(wgconf, underlay_limit)
+{
+	static const char only_wg[] = "[Interface]\nUnderlayLimit = off\n";
+	char err[WG_WGCONF_MSG_SIZE];
+	struct wg_devconf *c = parse_ok("[Interface]\nListenPort = 1\n", 0);
+
+	cr_assert_eq(c->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT, 0);
+	wg_devconf_free(c);
+	c = parse_ok("[Interface]\nunderlaylimit =  32kb  # a comment\n", 0);
+	cr_assert(c->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT);
+	cr_assert_eq(c->underlay_limit, 32768);
+	wg_devconf_free(c);
+	/* The last one counts, and auto is kept as said. */
+	c = parse_ok("[Interface]\nUnderlayLimit = off\nUnderlayLimit = Auto\n", 0);
+	cr_assert(c->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT);
+	cr_assert_eq(c->underlay_limit, WG_DEVCONF_UNDERLAY_LIMIT_AUTO);
+	wg_devconf_free(c);
+	c = parse_ok("[Interface]\nUnderlayLimit = 20000\nUnderlayLimit = OFF\n", 0);
+	cr_assert_eq(c->underlay_limit, WG_DEVCONF_UNDERLAY_LIMIT_OFF);
+	wg_devconf_free(c);
+	cr_assert_eq(wg_wgconf_parse("wg0.conf", only_wg, strlen(only_wg), WG_WGCONF_WG_ONLY, &c,
+				     err, sizeof(err)),
+		     -EINVAL);
+	cr_assert_null(c);
+	cr_assert_str_eq(err, "wg0.conf:2: Unknown key in [Interface] section: `UnderlayLimit'");
+}
+
 /* Each invalid file must fail with exactly this one line. */
 static const struct {
 	const char *text;
@@ -393,6 +421,18 @@ static const struct {
 	 "wg0.conf:2: Unable to parse DNS server address: `fe80::1%eth0'"},
 	{"[Interface]\nDNS = exa$mple.com\n",
 	 "wg0.conf:2: DNS search domain is not a valid name: `exa$mple.com'"},
+	{"[Interface]\nUnderlayLimit = 1mb\n",
+	 "wg0.conf:2: UnderlayLimit is neither auto, off nor 8192-393216 bytes: `1mb'"},
+	{"[Interface]\nUnderlayLimit = 0\n",
+	 "wg0.conf:2: UnderlayLimit is neither auto, off nor 8192-393216 bytes: `0'"},
+	{"[Interface]\nUnderlayLimit = 32 kb\n",
+	 "wg0.conf:2: UnderlayLimit is neither auto, off nor 8192-393216 bytes: `32 kb'"},
+	{"[Interface]\nUnderlayLimit = learn # no such word\n",
+	 "wg0.conf:2: UnderlayLimit is neither auto, off nor 8192-393216 bytes: `learn'"},
+	{"[Interface]\nUnderlayLimit =\n",
+	 "wg0.conf:2: UnderlayLimit is neither auto, off nor 8192-393216 bytes: `'"},
+	{"[Peer]\nUnderlayLimit = auto\n",
+	 "wg0.conf:2: Unknown key in [Peer] section: `UnderlayLimit'"},
 	{"[Interface]\nFoo\x1b[31m = 1\n",
 	 "wg0.conf:2: Unknown key in [Interface] section: `Foo?[31m'"},
 };
@@ -481,6 +521,7 @@ Test(wgconf, writer_output)
 					"MTU = 1400\n"
 					"Address = 10.0.0.1/24\n"
 					"Cake = bandwidth 20Mbit\n"
+					"UnderlayLimit = 32kb\n"
 					"[Peer]\n"
 					"PublicKey = " PUB1 "\n"
 					"PersistentKeepalive = 0\n"
@@ -502,6 +543,7 @@ Test(wgconf, writer_output)
 			       "Table = main\n"
 			       "PostDown = echo down # and a comment\n"
 			       "Cake = bandwidth 20Mbit\n"
+			       "UnderlayLimit = 32768\n"
 			       "ListenPort = 51820\n"
 			       "FwMark = 0x1f\n"
 			       "PrivateKey = " PRIV "\n"
@@ -521,6 +563,7 @@ Test(wgconf, writer_output)
 	/* showconf / wg-quick strip: only what wg(8) reads. */
 	text = write_ok(c, WG_WGCONF_WG_ONLY);
 	cr_assert_eq(strncmp(text, "[Interface]\nListenPort = 51820\n", 31), 0, "%s", text);
+	cr_assert_null(strstr(text, "UnderlayLimit"), "%s", text);
 	free(text);
 	wg_devconf_free(c);
 }
@@ -539,6 +582,14 @@ Test(wgconf, writer_refuses_unwritable)
 	wg_devconf_buf_wipe(&out);
 	free(c->cake);
 	c->cake = NULL;
+	c->flags = WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	c->underlay_limit = WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES - 1; /* the parser's refusal */
+	cr_assert_eq(wg_wgconf_write(c, 0, &out), -EINVAL);
+	wg_devconf_buf_wipe(&out);
+	/* Not written at all: no check either. */
+	cr_assert_eq(wg_wgconf_write(c, WG_WGCONF_WG_ONLY, &out), 0);
+	wg_devconf_buf_wipe(&out);
+	c->flags = 0;
 	cr_assert(wg_devconf_add_peer(c)); /* no public key */
 	cr_assert_eq(wg_wgconf_write(c, 0, &out), -EINVAL);
 	wg_devconf_buf_wipe(&out);
@@ -587,6 +638,8 @@ static void assert_same(const struct wg_devconf *a, const struct wg_devconf *b)
 	cr_assert_eq(!a->cake_ingress, !b->cake_ingress);
 	if (a->cake_ingress)
 		cr_assert_str_eq(a->cake_ingress, b->cake_ingress);
+	if (a->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT)
+		cr_assert_eq(a->underlay_limit, b->underlay_limit);
 	cr_assert_eq(a->n_peers, b->n_peers);
 	for (size_t i = 0; i < a->n_peers; i++) {
 		const struct wg_devconf_peer *p = a->peers[i], *q = b->peers[i];
@@ -639,6 +692,9 @@ Test(wgconf, round_trip_files)
 		   "[Peer]\nPublicKey = " PUB2 "\nEndpoint = [fe80::1%eth0]:9\n"
 		   "AllowedIPs = 10.1.2.3/8\n"
 		   "[Peer]\nPublicKey = " PUB3 "\nEndpoint = [::ffff:1.2.3.4]:9\n");
+	round_trip("[Interface]\nUnderlayLimit = off\n");
+	round_trip("[Interface]\nUnderlayLimit = auto\n");
+	round_trip("[Interface]\nUnderlayLimit = 0.25mb\nUnderlayLimit = 8kb\n");
 }
 
 /* Random models written and read back must come out the same. */
@@ -646,6 +702,9 @@ Test(wgconf, round_trip_random_models)
 {
 	struct det_rng r = {.state = 1918};
 	static const char *const hosts[] = {"vpn.example.com", "a-b_c.d", "fe80::1%eth0", "x"};
+	static const uint32_t limits[] = {
+		WG_DEVCONF_UNDERLAY_LIMIT_AUTO, WG_DEVCONF_UNDERLAY_LIMIT_OFF,
+		WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES, 100000};
 
 	for (int round = 0; round < 200; round++) {
 		struct wg_devconf *a = wg_devconf_new(), *b;
@@ -678,6 +737,10 @@ Test(wgconf, round_trip_random_models)
 			cr_assert_eq(wg_devconf_strlist_add(&a->post_up, "ip rule # x=1", 13), 0);
 		if (bits & 512)
 			cr_assert_eq(wg_devconf_set_string(&a->cake_ingress, "besteffort", 10), 0);
+		if (bits >> 13 & 1) {
+			a->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+			a->underlay_limit = limits[(bits >> 14) % WG_ARRAY_SIZE(limits)];
+		}
 		for (int i = 0; i < (int)(bits >> 10 & 7); i++) {
 			struct wg_devconf_peer *p = wg_devconf_add_peer(a);
 			uint64_t pb = det_rng_next(&r);
