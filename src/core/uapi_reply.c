@@ -394,6 +394,31 @@ static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, c
 	return 0; /* unknown keys are skipped */
 }
 
+/* The underlay's byte limit lines. Returns 1 when key is none of them. */
+static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_t klen,
+			 const char *v, size_t n)
+{
+	uint64_t x;
+
+	if (is("underlay_limit", key, klen)) {
+		if (!num(&x, v, n, UINT32_MAX))
+			return -EPROTO;
+		cake->underlay_limit = (uint32_t)x;
+		cake->has_underlay_limit = true;
+	} else if (is("underlay_drain_rate", key, klen)) {
+		if (!num(&cake->underlay_drain_rate, v, n, UINT64_MAX))
+			return -EPROTO;
+		cake->has_underlay_drain_rate = true;
+	} else if (is("underlay_limit_setting", key, klen)) {
+		if (wg_devconf_parse_underlay_limit(&cake->underlay_limit_setting, v, n))
+			return -EPROTO;
+		cake->has_underlay_limit_setting = true;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
 static int cake_line(void *ctx, const char *key, size_t klen, const char *v, size_t vlen)
 {
 	static const char egress[] = "cake_egress", ingress[] = "cake_ingress";
@@ -414,6 +439,9 @@ static int cake_line(void *ctx, const char *key, size_t klen, const char *v, siz
 		c->cake->has_backpressure_stalls = true;
 		return 0;
 	}
+	ret = underlay_line(c->cake, key, klen, v, vlen);
+	if (ret <= 0)
+		return ret;
 	if (is("public_key", key, klen))
 		return cake_open_peer(c, v, vlen);
 	return cake_peer_counter(c, key, klen, v, vlen);

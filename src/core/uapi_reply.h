@@ -8,7 +8,9 @@
  *    transfer counters, protocol version) filled in.
  *  - The reply to cakewg's extension request `cakewg_get=1`: the CAKE option strings,
  *    the `tc -s qdisc` text lines and the `tc -j` JSON objects of the egress and
- *    ingress instances, the device's backpressure stall count and per-peer counters.
+ *    ingress instances, the device's backpressure stall count, the underlay's byte
+ *    limit (its size, the drain rate it was learnt from, its setting) and per-peer
+ *    counters.
  *
  * Both replies are "key=value" lines, each ending in '\n', closed by "errno=N" and a
  * blank line; nothing after the blank line is read. As wireguard-tools does, a key the
@@ -74,6 +76,14 @@ struct wg_uapi_reply_cake {
 	struct wg_uapi_reply_cake_qdisc egress, ingress;
 	bool has_backpressure_stalls;
 	uint64_t backpressure_stalls;
+	/* The underlay sockets' byte limit: underlay_limit= (bytes now), underlay_drain_rate=
+	 * (bytes per second; 0: not measured yet), underlay_limit_setting= (auto, off or
+	 * bytes, read as wg_devconf_parse_underlay_limit reads them). */
+	bool has_underlay_limit, has_underlay_drain_rate, has_underlay_limit_setting;
+	uint32_t underlay_limit;
+	uint64_t underlay_drain_rate;
+	/* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes */
+	uint32_t underlay_limit_setting;
 	struct wg_uapi_reply_cake_peer *peers; /* in reply order, one per public_key line */
 	size_t n_peers, cap_peers;
 };
@@ -81,11 +91,12 @@ struct wg_uapi_reply_cake {
 /*
  * Parses the reply to `cakewg_get=1` into *out (which is initialised here; free it
  * with wg_uapi_reply_cake_free() whatever the result). Device keys (cake_egress,
- * cake_egress_stats, cake_egress_json, the cake_ingress* trio, backpressure_stalls)
- * may come anywhere; a repeated one replaces the earlier value, except _stats lines,
- * which accumulate. egress_drops, staged_drops and roams belong to the peer opened by
- * the last public_key line and are skipped before the first. Option and stats text
- * must be printable (tabs allowed), a JSON value a well-formed JSON object.
+ * cake_egress_stats, cake_egress_json, the cake_ingress* trio, backpressure_stalls,
+ * underlay_limit, underlay_drain_rate, underlay_limit_setting) may come anywhere; a
+ * repeated one replaces the earlier value, except _stats lines, which accumulate.
+ * egress_drops, staged_drops and roams belong to the peer opened by the last public_key
+ * line and are skipped before the first. Option and stats text must be printable (tabs
+ * allowed), a JSON value a well-formed JSON object.
  * Returns 0, -EPROTO, -ENOMEM or the daemon's non-zero errno, negative.
  */
 int wg_uapi_reply_cake_parse(const char *text, size_t len, struct wg_uapi_reply_cake *out);

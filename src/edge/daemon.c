@@ -360,6 +360,14 @@ static int uapi_set(void *ctx, const struct wg_devconf *conf)
 		if (ret)
 			return -EADDRINUSE; /* as wireguard-go answers a failed SO_MARK */
 	}
+	/* After a rebind, so that the new sockets get it too. */
+	if (conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT) {
+		ret = wg_underlay_set_limit(&d->udp, conf->underlay_limit);
+		if (ret) {
+			wg_log_err("Unable to size the send buffers: %s", strerror(-ret));
+			return ret;
+		}
+	}
 	ret = wg_device_apply(&d->dev, conf, d->now_ns);
 	d->dev.listen_port = d->udp.port;
 	return ret;
@@ -370,12 +378,14 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 	struct daemon *d = ctx;
 	int ret = wg_device_ext_get_write(&d->dev, out);
 	const struct wg_bql *bql = wg_underlay_busiest(&d->udp);
+	char setting[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
 
 	wg_devconf_buf_printf(out,
 			      "backpressure_stalls=%llu\nunderlay_limit=%u\nunderlay_drain_rate=%llu\n"
-			      "underlay_send_blocked=%llu\n",
+			      "underlay_limit_setting=%s\nunderlay_send_blocked=%llu\n",
 			      (unsigned long long)wg_underlay_stalls(&d->udp), bql->limit,
 			      (unsigned long long)bql->rate,
+			      wg_devconf_underlay_limit_format(setting, d->udp.limit_setting),
 			      (unsigned long long)d->udp.stats.blocked);
 	wg_devconf_buf_printf(out,
 			      "underlay_sent=%llu\nunderlay_send_errors=%llu\n"

@@ -315,6 +315,9 @@ static const char full_cake[] =
 	"cake_ingress_stats= Sent 0 bytes 0 pkt\t(x)\n"
 	"cake_ingress_json={}\n"
 	"backpressure_stalls=42\n"
+	"underlay_limit=16384\n"
+	"underlay_drain_rate=9800000\n"
+	"underlay_limit_setting=auto\n"
 	"public_key=" K2 "\n"
 	"egress_drops=3\n"
 	"staged_drops=4\n"
@@ -354,6 +357,11 @@ Test(uapi_reply, cake_every_key)
 	cr_assert_str_eq(r.ingress.json, "{}");
 	cr_assert(r.has_backpressure_stalls);
 	cr_assert_eq(r.backpressure_stalls, 42);
+	cr_assert(r.has_underlay_limit && r.has_underlay_drain_rate &&
+		  r.has_underlay_limit_setting);
+	cr_assert_eq(r.underlay_limit, 16384);
+	cr_assert_eq(r.underlay_drain_rate, 9800000);
+	cr_assert_eq(r.underlay_limit_setting, WG_DEVCONF_UNDERLAY_LIMIT_AUTO);
 	cr_assert_eq(r.n_peers, 2);
 
 	cr_assert(wg_encoding_key_from_hex(k2, K2, strlen(K2)));
@@ -395,8 +403,47 @@ Test(uapi_reply, cake_partial_and_unknown_keys)
 	cr_assert_eq(r.egress.stats.n, 0);
 	cr_assert_null(r.ingress.options);
 	cr_assert_not(r.has_backpressure_stalls);
+	cr_assert_not(r.has_underlay_limit || r.has_underlay_drain_rate ||
+		      r.has_underlay_limit_setting);
 	cr_assert_eq(r.n_peers, 1);
 	cr_assert_eq(r.peers[0].flags, 0);
+	wg_uapi_reply_cake_free(&r);
+}
+
+/* The underlay lines: device keys anywhere, even after a peer; the last one wins. */
+Test(uapi_reply, cake_underlay_limit_keys)
+{
+	static const struct {
+		const char *line;
+		uint32_t setting;
+	} settings[] = {
+		{"underlay_limit_setting=auto\n", WG_DEVCONF_UNDERLAY_LIMIT_AUTO},
+		{"underlay_limit_setting=off\n", WG_DEVCONF_UNDERLAY_LIMIT_OFF},
+		{"underlay_limit_setting=32768\n", 32768},
+		{"underlay_limit_setting=393216\n", WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES},
+	};
+	struct wg_uapi_reply_cake r;
+	char text[256];
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(settings); i++) {
+		snprintf(text, sizeof(text),
+			 "public_key=" K2 "\nunderlay_limit=1\nunderlay_limit=4294967295\n%s"
+			 "roams=1\nunderlay_drain_rate=18446744073709551615\nerrno=0\n\n",
+			 settings[i].line);
+		cake_ok(text, &r);
+		cr_assert(r.has_underlay_limit_setting, "%s", settings[i].line);
+		cr_assert_eq(r.underlay_limit_setting, settings[i].setting, "%s", settings[i].line);
+		cr_assert_eq(r.underlay_limit, UINT32_MAX);
+		cr_assert_eq(r.underlay_drain_rate, UINT64_MAX);
+		/* The peer's counter still goes to the peer. */
+		cr_assert_eq(r.n_peers, 1);
+		cr_assert_eq(r.peers[0].flags, WG_UAPI_REPLY_HAS_ROAMS);
+		wg_uapi_reply_cake_free(&r);
+	}
+	cake_ok("underlay_drain_rate=0\nerrno=0\n\n", &r);
+	cr_assert(r.has_underlay_drain_rate);
+	cr_assert_not(r.has_underlay_limit || r.has_underlay_limit_setting);
+	cr_assert_eq(r.underlay_drain_rate, 0);
 	wg_uapi_reply_cake_free(&r);
 }
 
@@ -418,6 +465,15 @@ Test(uapi_reply, cake_refusals)
 		{"cake_ingress=\x7f\nerrno=0\n\n", -EPROTO},
 		{"cake_egress_stats=caf\xc3\xa9\nerrno=0\n\n", -EPROTO},
 		{"backpressure_stalls=-1\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit=4294967296\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit=16k\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit=\nerrno=0\n\n", -EPROTO},
+		{"underlay_drain_rate=-1\nerrno=0\n\n", -EPROTO},
+		{"underlay_drain_rate=18446744073709551616\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit_setting=\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit_setting=learnt\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit_setting=0\nerrno=0\n\n", -EPROTO},
+		{"underlay_limit_setting=1mb\nerrno=0\n\n", -EPROTO},
 		{"public_key=" K2 "\negress_drops=x\nerrno=0\n\n", -EPROTO},
 		{"public_key=" K2 "\nstaged_drops=\nerrno=0\n\n", -EPROTO},
 		{"public_key=" K2 "\nroams=18446744073709551616\nerrno=0\n\n", -EPROTO},
