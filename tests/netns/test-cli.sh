@@ -7,8 +7,10 @@
 #  - showconf round-trips through `wg setconf` (Cake lines aside) and equals wg showconf;
 #  - set's grammar (+/- allowed IPs included) does what wg set does, and its
 #    `cake ...` / `ingress ...` change what the CAKE section shows;
+#  - `set underlay-limit` fixes, turns off and restores the learnt underlay byte limit,
+#    as show, show --json and showconf (UnderlayLimit) report it;
 #  - bad input exits 1 with one line on stderr and changes nothing;
-#  - against wireguard-go: no CAKE section, the CAKE words are refused by the daemon.
+#  - against wireguard-go: no CAKE section, the cakewg words are refused by the daemon.
 #
 #   ns $P-a                                   ns $P-b
 #   $P"wa" cakewg 198.19.0.1 ------------- $P"wb" cakewg 198.19.0.2
@@ -114,7 +116,19 @@ state() {
 import json, sys
 c = json.load(sys.stdin)["cake"] or {}
 for d in ("egress", "ingress"):
-    print(d, (c.get(d) or {}).get("options"))'
+    print(d, (c.get(d) or {}).get("options"))
+print("underlay", c.get("underlay_limit_setting"))'
+}
+
+# underlay_json NS IF SETTING LIMIT: show --json reports this setting and current limit
+# (LIMIT "-": any).
+underlay_json() {
+	cw "$1" show --json "$2" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["cake"]
+assert c["underlay_limit_setting"] == sys.argv[1], c
+assert sys.argv[2] == "-" or c["underlay_limit"] == int(sys.argv[2]), c
+assert isinstance(c["underlay_drain_rate"], int), c' "$3" "$4" || die "underlay JSON is not $3/$4"
 }
 
 log "== a pair of cakewg daemons configured with stock wg set"
@@ -247,6 +261,37 @@ else
 	die "the cakewg daemon does not answer cakewg_get"
 fi
 
+log "== set underlay-limit: fixed, off, learnt again"
+cw a show "${P}wa" >"$TMP/ul.show"
+grep -qE "^  underlay limit: [0-9.]+ (B|KiB) \(learnt" "$TMP/ul.show" ||
+	{ cat "$TMP/ul.show"; die "show lacks the learnt underlay limit"; }
+underlay_json a "${P}wa" auto -
+cw a showconf "${P}wa" | grep -q "^UnderlayLimit" && die "showconf names the default limit"
+cw a set "${P}wa" underlay-limit 32kb
+cw a show "${P}wa" >"$TMP/ul.show"
+grep -qE "^  underlay limit: 32\.00 KiB \(fixed(; drain [0-9.]+ [kMG]B/s)?\)$" "$TMP/ul.show" ||
+	{ grep underlay "$TMP/ul.show"; die "show lacks the fixed 32kb limit"; }
+underlay_json a "${P}wa" 32768 32768
+cw a showconf "${P}wa" | grep -qx "UnderlayLimit = 32768" || die "showconf lacks UnderlayLimit"
+ping_ok a 198.19.0.2 || die "the tunnel broke with a fixed underlay limit"
+# The word ends a cake option string, and the two go in one request.
+cw a set "${P}wa" cake bandwidth 30mbit underlay-limit off
+cw a show "${P}wa" >"$TMP/ul.show"
+grep -qx "  underlay limit: off" "$TMP/ul.show" || { grep underlay "$TMP/ul.show"; die "limit not off"; }
+grep -q "^  cake (egress): bandwidth 30Mbit " "$TMP/ul.show" || die "cake before underlay-limit"
+underlay_json a "${P}wa" off -
+cw a showconf "${P}wa" | grep -qx "UnderlayLimit = off" || die "showconf lacks UnderlayLimit = off"
+ping_ok a 198.19.0.2 || die "the tunnel broke without backpressure"
+# showconf without the cakewg-only lines is still what wg setconf takes.
+cw a showconf "${P}wa" | grep -vE '^(Cake|UnderlayLimit)' >"$TMP/wa.stripped"
+n a wg setconf "${P}wa" "$TMP/wa.stripped"
+cw a showconf "${P}wa" | grep -qx "UnderlayLimit = off" || die "wg setconf changed the limit"
+cw a set "${P}wa" underlay-limit auto
+cw a show "${P}wa" | grep -qE "^  underlay limit: [0-9.]+ (B|KiB) \(learnt" || die "limit not learnt again"
+underlay_json a "${P}wa" auto -
+cw a showconf "${P}wa" | grep -q "^UnderlayLimit" && die "showconf names auto"
+ping_ok a 198.19.0.2 || die "the tunnel broke after the underlay changes"
+
 log "== bad input: one line, exit 1, nothing changes"
 before=$(state a "${P}wa")
 B=$(cat "$TMP/b.pub")
@@ -272,6 +317,13 @@ grep -q "bogus" "$TMP/fail.err" || die "the CAKE error does not name the word"
 fails_cleanly "bad CAKE value" a "$CAKEWG" set "${P}wa" cake bandwidth fast
 fails_cleanly "bad ingress word" a "$CAKEWG" set "${P}wa" ingress diffserv9
 fails_cleanly "empty cake" a "$CAKEWG" set "${P}wa" cake
+fails_cleanly "underlay limit too large" a "$CAKEWG" set "${P}wa" listen-port 10099 underlay-limit 1mb
+grep -qx "Underlay limit is neither auto, off nor 8192-393216 bytes: \`1mb'" "$TMP/fail.err" ||
+	die "the underlay limit error does not name the word"
+fails_cleanly "underlay limit garbage" a "$CAKEWG" set "${P}wa" underlay-limit 32kbx
+grep -q "\`32kbx'" "$TMP/fail.err" || die "the underlay limit error does not name the word"
+fails_cleanly "underlay limit zero" a "$CAKEWG" set "${P}wa" underlay-limit 0
+fails_cleanly "underlay limit without a value" a "$CAKEWG" set "${P}wa" underlay-limit
 fails_cleanly "missing interface" a "$CAKEWG" set "${P}none" listen-port 1
 grep -qx "Unable to modify interface: No such device" "$TMP/fail.err" || die "wrong message"
 after=$(state a "${P}wa")
@@ -292,6 +344,9 @@ if command -v wireguard-go >/dev/null; then
 		die "JSON cake is not null for wireguard-go"
 	before=$(n a wg show "${P}wg" dump | cut -f1-4,8)
 	fails_cleanly "cake on wireguard-go" a "$CAKEWG" set "${P}wg" listen-port 10042 cake bandwidth 1mbit
+	grep -qx "Unable to modify interface: Invalid argument" "$TMP/fail.err" || die "wrong message"
+	fails_cleanly "underlay-limit on wireguard-go" a "$CAKEWG" set "${P}wg" listen-port 10042 \
+		underlay-limit 32kb
 	grep -qx "Unable to modify interface: Invalid argument" "$TMP/fail.err" || die "wrong message"
 	[ "$before" = "$(n a wg show "${P}wg" dump | cut -f1-4,8)" ] || die "the refused set changed wireguard-go"
 	cw a showconf "${P}wg" >"$TMP/wg.conf"

@@ -5,13 +5,16 @@
  *      [endpoint <ip>:<port>] [persistent-keepalive <interval seconds>]
  *      [allowed-ips [+|-]<ip1>/<cidr1>[,[+|-]<ip2>/<cidr2>]...] ]...
  *     [cake <tc-cake options...>] [ingress <tc-cake options...>]
+ *     [underlay-limit auto|off|<bytes>]
  *
  * wg set's grammar, messages and exit codes (wireguard-tools' set.c and config.c's
- * config_read_cmd), with two cakewg sections: `cake` takes every following word up to
- * `ingress` (or `cake`, or the end) as one tc-cake option string for the egress
- * instance, `ingress` likewise for the ingress instance. Everything is parsed and
- * checked (CAKE options by qdisc/cake_parse.c, endpoints resolved) before one UAPI
- * `set=1` request goes out, so a bad word changes nothing.
+ * config_read_cmd), with cakewg's words: `cake` takes every following word up to the
+ * next `cake`, `ingress` or `underlay-limit` (or the end) as one tc-cake option string
+ * for the egress instance, `ingress` likewise for the ingress instance; `underlay-limit`
+ * takes one word (src/core/devconf.h's UnderlayLimit grammar). All three may come
+ * anywhere, after peers too. Everything is parsed and checked (CAKE options by qdisc/cake_parse.c,
+ * endpoints resolved) before one UAPI `set=1` request goes out, so a bad word changes
+ * nothing.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* EAI_NODATA, strsep */
@@ -373,7 +376,7 @@ static bool parse_allowedips(struct wg_devconf_peer *peer, const char *value)
 
 static bool is_section(const char *word)
 {
-	return !strcmp(word, "cake") || !strcmp(word, "ingress");
+	return !strcmp(word, "cake") || !strcmp(word, "ingress") || !strcmp(word, "underlay-limit");
 }
 
 /*
@@ -416,6 +419,24 @@ static int parse_cake(char **slot, bool ingress, int argc, char *argv[])
 fail:
 	wg_devconf_buf_wipe(&text);
 	return 0;
+}
+
+/* `underlay-limit` and its word. Returns the number of arguments used, or 0 after
+ * printing why not. */
+static int parse_underlay_limit(struct wg_devconf *conf, int argc, char *argv[])
+{
+	if (argc < 2) {
+		fprintf(stderr, "Invalid argument: %s\n", argv[0]);
+		return 0;
+	}
+	if (wg_devconf_parse_underlay_limit(&conf->underlay_limit, argv[1], strlen(argv[1]))) {
+		fprintf(stderr, "Underlay limit is neither auto, off nor %u-%u bytes: `%s'\n",
+			WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES,
+			argv[1]);
+		return 0;
+	}
+	conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	return 2;
 }
 
 static bool open_peer(struct set_ctx *s, const char *value)
@@ -493,6 +514,8 @@ static bool parse_args(struct set_ctx *s, int argc, char *argv[])
 			used = parse_cake(&s->conf->cake, false, argc, argv);
 		else if (!strcmp(argv[0], "ingress"))
 			used = parse_cake(&s->conf->cake_ingress, true, argc, argv);
+		else if (!strcmp(argv[0], "underlay-limit"))
+			used = parse_underlay_limit(s->conf, argc, argv);
 		else
 			used = parse_pair(s, argv[0], argc >= 2 ? argv[1] : NULL);
 		if (!used)
@@ -513,7 +536,7 @@ static int send_request(const char *ifname, const struct wg_devconf *conf)
 	if (strlen(ifname) >= IFNAMSIZ)
 		return -ENODEV;
 	/*
-	 * The CAKE lines come first in the request: wireguard-go applies each line as it
+	 * The cakewg lines come first in the request: wireguard-go applies each line as it
 	 * reads it, so it refuses them before it changed anything.
 	 */
 	ret = wg_uapi_set_write(conf, &req);
@@ -539,7 +562,8 @@ int set_main(int argc, char *argv[])
 			"[preshared-key <file path>] [endpoint <ip>:<port>] "
 			"[persistent-keepalive <interval seconds>] "
 			"[allowed-ips [+|-]<ip1>/<cidr1>[,[+|-]<ip2>/<cidr2>]...] ]... "
-			"[cake <tc-cake options...>] [ingress <tc-cake options...>]\n",
+			"[cake <tc-cake options...>] [ingress <tc-cake options...>] "
+			"[underlay-limit auto|off|<bytes>]\n",
 			prog_name, argv[0]);
 		return 1;
 	}

@@ -2,8 +2,9 @@
 /*
  * cakewg showconf <interface>: the interface's configuration as a wg(8) file, in the
  * order wireguard-tools' showconf.c writes it, plus cakewg's `Cake =` and
- * `CakeIngress =` in [Interface] when the daemon reports CAKE options. `wg setconf`
- * takes the output back once those two lines are stripped (wg-quick strip does it).
+ * `CakeIngress =` in [Interface] when the daemon reports CAKE options, and
+ * `UnderlayLimit =` when its setting is not the default (auto). `wg setconf` takes the
+ * output back once those cakewg-only lines are stripped.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 static void print_interface(const struct show_device *dev)
 {
 	const struct wg_devconf *conf = dev->conf;
-	char b64[WG_ENCODING_KEY_B64_SIZE];
+	char b64[WG_ENCODING_KEY_B64_SIZE], limit[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
 
 	printf("[Interface]\n");
 	if (conf->listen_port)
@@ -30,6 +31,10 @@ static void print_interface(const struct show_device *dev)
 		printf("Cake = %s\n", dev->cake.egress.options);
 	if (dev->has_cake && dev->cake.ingress.options)
 		printf("CakeIngress = %s\n", dev->cake.ingress.options);
+	if (dev->has_cake && dev->cake.has_underlay_limit_setting &&
+	    dev->cake.underlay_limit_setting != WG_DEVCONF_UNDERLAY_LIMIT_AUTO)
+		printf("UnderlayLimit = %s\n",
+		       wg_devconf_underlay_limit_format(limit, dev->cake.underlay_limit_setting));
 	printf("\n");
 }
 

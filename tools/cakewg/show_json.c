@@ -28,6 +28,18 @@ static void maybe_u64(struct wg_devconf_buf *out, const char *name, bool have, u
 		wg_devconf_buf_printf(out, "\"%s\":null", name);
 }
 
+/* The underlay setting as its config word ("auto", "off" or bytes), or null. */
+static void underlay_setting_json(struct wg_devconf_buf *out, const struct wg_uapi_reply_cake *cake)
+{
+	char text[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+
+	wg_devconf_buf_printf(out, "\"underlay_limit_setting\":");
+	if (cake->has_underlay_limit_setting)
+		str(out, wg_devconf_underlay_limit_format(text, cake->underlay_limit_setting));
+	else
+		wg_devconf_buf_printf(out, "null");
+}
+
 static void peer_json(struct wg_devconf_buf *out, const struct wg_devconf_peer *peer)
 {
 	char text[512], ip[INET6_ADDRSTRLEN];
@@ -101,6 +113,13 @@ static void cake_json(struct wg_devconf_buf *out, const struct show_device *dev)
 	wg_devconf_buf_printf(out, ",");
 	maybe_u64(out, "backpressure_stalls", cake->has_backpressure_stalls,
 		  cake->backpressure_stalls);
+	wg_devconf_buf_printf(out, ",");
+	maybe_u64(out, "underlay_limit", cake->has_underlay_limit, cake->underlay_limit);
+	wg_devconf_buf_printf(out, ",");
+	maybe_u64(out, "underlay_drain_rate", cake->has_underlay_drain_rate,
+		  cake->underlay_drain_rate);
+	wg_devconf_buf_printf(out, ",");
+	underlay_setting_json(out, cake);
 	wg_devconf_buf_printf(out, ",\"peers\":[");
 	for (size_t i = 0; i < cake->n_peers; i++) {
 		if (i)

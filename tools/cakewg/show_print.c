@@ -2,9 +2,9 @@
 /*
  * `cakewg show` text, line for line as wireguard-tools' show.c prints it (pretty_print,
  * ugly_print, dump_print), plus cakewg's CAKE section: the egress and ingress option
- * lines with their `tc -s qdisc` statistics, the backpressure stall count and the
- * per-peer drop and roam counters. Without colour the escape sequences are simply not
- * written, which is what wg's terminal filter leaves of them.
+ * lines with their `tc -s qdisc` statistics, the backpressure stall count, the
+ * underlay's byte limit and the per-peer drop and roam counters. Without colour the escape
+ * sequences are simply not written, which is what wg's terminal filter leaves of them.
  */
 #include "tools/cakewg/show_print.h"
 
@@ -25,7 +25,12 @@
 #define BOLD	  "\x1b[1m"
 #define RESET	  "\x1b[0m"
 
-enum { LINE_BYTES = 1024 };
+enum {
+	LINE_BYTES = 1024,
+	BYTES_PER_KB = 1000, /* a drain rate is a link rate: decimal units */
+	BYTES_PER_MB = 1000 * BYTES_PER_KB,
+	BYTES_PER_GB = 1000 * BYTES_PER_MB,
+};
 
 void show_style_init(struct show_style *st)
 {
@@ -104,6 +109,57 @@ static void print_qdisc(const struct show_style *st, const char *dir,
 		printf(q->stats.v[i][0] ? "  %s\n" : "%s\n", q->stats.v[i]);
 }
 
+/* "9.80 MB/s": bytes per second in decimal units, the unit in cyan. */
+static void print_rate(const struct show_style *st, uint64_t bytes_per_sec)
+{
+	static const struct {
+		uint64_t scale;
+		const char *unit;
+	} units[] = {{BYTES_PER_GB, "GB/s"}, {BYTES_PER_MB, "MB/s"}, {BYTES_PER_KB, "kB/s"}};
+	size_t i;
+
+	for (i = 0; i < WG_ARRAY_SIZE(units) - 1 && bytes_per_sec < units[i].scale; i++)
+		;
+	printf("%.2f %s%s%s", (double)bytes_per_sec / (double)units[i].scale, c(st, FG_CYAN),
+	       units[i].unit, c(st, RESET));
+}
+
+/*
+ * "underlay limit: 16.00 KiB (learnt; drain 9.80 MB/s)": the bytes the underlay sockets
+ * may hold, whether learnt or fixed, and the drain rate it was (or would be) learnt from;
+ * "off" without backpressure. An older daemon that sends no setting gets no word for it.
+ */
+static void print_underlay(const struct wg_uapi_reply_cake *cake, const struct show_style *st)
+{
+	char text[WG_UAPI_REPLY_FMT_SIZE];
+	bool rate = cake->has_underlay_drain_rate && cake->underlay_drain_rate;
+	const char *how = NULL;
+
+	if (!cake->has_underlay_limit && !cake->has_underlay_limit_setting)
+		return;
+	label(st, "underlay limit");
+	if (cake->has_underlay_limit_setting &&
+	    cake->underlay_limit_setting == WG_DEVCONF_UNDERLAY_LIMIT_OFF) {
+		printf("off\n");
+		return;
+	}
+	if (cake->has_underlay_limit_setting)
+		how = cake->underlay_limit_setting == WG_DEVCONF_UNDERLAY_LIMIT_AUTO ? "learnt"
+										     : "fixed";
+	if (cake->has_underlay_limit)
+		printf("%s", wg_uapi_reply_fmt_bytes(text, sizeof(text), cake->underlay_limit,
+						     st->color));
+	else
+		printf("?");
+	if (how || rate)
+		printf(" (%s%s", how ? how : "", how && rate ? "; " : "");
+	if (rate) {
+		printf("drain ");
+		print_rate(st, cake->underlay_drain_rate);
+	}
+	printf("%s\n", how || rate ? ")" : "");
+}
+
 static void print_cake(const struct show_device *dev, const struct show_style *st)
 {
 	if (!dev->has_cake)
@@ -112,6 +168,7 @@ static void print_cake(const struct show_device *dev, const struct show_style *s
 		label(st, "backpressure stalls");
 		printf("%" PRIu64 "\n", dev->cake.backpressure_stalls);
 	}
+	print_underlay(&dev->cake, st);
 	print_qdisc(st, "egress", &dev->cake.egress);
 	print_qdisc(st, "ingress", &dev->cake.ingress);
 }
