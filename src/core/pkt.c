@@ -15,6 +15,15 @@ void wg_pkt_list_push(struct wg_pkt_list *l, struct wg_pkt *p)
 	l->len++;
 }
 
+void wg_pkt_list_push_front(struct wg_pkt_list *l, struct wg_pkt *p)
+{
+	p->cp.next = l->head ? &l->head->cp : NULL;
+	l->head = p;
+	if (!l->tail)
+		l->tail = p;
+	l->len++;
+}
+
 struct wg_pkt *wg_pkt_list_pop(struct wg_pkt_list *l)
 {
 	struct wg_pkt *p = l->head;
@@ -85,7 +94,8 @@ void wg_pktpool_put(struct wg_pktpool *pool, struct wg_pkt *p)
 		free(p);
 		return;
 	}
-	wg_pkt_list_push(&pool->free, p);
+	/* Last in, first out: the next get reuses the buffer still in the cache. */
+	wg_pkt_list_push_front(&pool->free, p);
 }
 
 void wg_pktpool_resize(struct wg_pktpool *pool, uint32_t payload)

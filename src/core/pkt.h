@@ -100,6 +100,7 @@ struct wg_pkt_list {
 };
 
 void wg_pkt_list_push(struct wg_pkt_list *l, struct wg_pkt *p);
+void wg_pkt_list_push_front(struct wg_pkt_list *l, struct wg_pkt *p);
 struct wg_pkt *wg_pkt_list_pop(struct wg_pkt_list *l);
 
 /*

@@ -160,12 +160,15 @@ static bool transmit_held(struct wg_device *dev)
 {
 	struct wg_pkt *pkt;
 
-	while ((pkt = dev->tx_held.head)) {
+	while ((pkt = wg_pkt_list_pop(&dev->tx_held))) {
 		struct wg_peer *peer = pkt->peer;
 
-		if (dev->ops.send_data(dev->ops.ctx, &peer->endpoint, pkt) == -EAGAIN)
+		/* Off the list first: once taken, the packet is the underlay's, which may
+		 * hand it back to the pool (and reuse its link) before returning. */
+		if (dev->ops.send_data(dev->ops.ctx, &peer->endpoint, pkt) == -EAGAIN) {
+			wg_pkt_list_push_front(&dev->tx_held, pkt);
 			return false;
-		(void)wg_pkt_list_pop(&dev->tx_held);
+		}
 		wg_peer_put(peer);
 	}
 	return true;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "crypto/x25519.h"
+#include "qdisc/gso.h"
 #include "src/core/device.h"
 #include "tests/support/det_rng.h"
 
@@ -129,13 +130,12 @@ static void configure(struct side *s, struct side *other, uint8_t other_ip, bool
 }
 
 /* An IPv4/UDP packet from 10.0.0.src to 10.0.0.dst with n payload bytes. */
-static struct wg_pkt *ip_packet(struct side *s, uint8_t src, uint8_t dst, size_t n, uint8_t fill)
+/* An IPv4/UDP header for n bytes of payload from 10.0.0.src to 10.0.0.dst, at ip. */
+static void fill_udp(uint8_t *ip, uint8_t src, uint8_t dst, size_t n)
 {
-	struct wg_pkt *p = wg_device_pkt_get(&s->dev, false);
-	uint8_t *ip = p->cp.data;
 	size_t len = 28 + n;
 
-	memset(ip, 0, len);
+	memset(ip, 0, 28);
 	ip[0] = 0x45;
 	ip[2] = (uint8_t)(len >> 8);
 	ip[3] = (uint8_t)len;
@@ -145,8 +145,15 @@ static struct wg_pkt *ip_packet(struct side *s, uint8_t src, uint8_t dst, size_t
 	ip[16] = 10, ip[19] = dst;
 	ip[20] = 0x30, ip[21] = 0x39, ip[22] = 0x00, ip[23] = 0x35;
 	ip[24] = (uint8_t)((8 + n) >> 8), ip[25] = (uint8_t)(8 + n);
-	memset(ip + 28, fill, n);
-	p->cp.len = (uint32_t)len;
+}
+
+static struct wg_pkt *ip_packet(struct side *s, uint8_t src, uint8_t dst, size_t n, uint8_t fill)
+{
+	struct wg_pkt *p = wg_device_pkt_get(&s->dev, false);
+
+	fill_udp(p->cp.data, src, dst, n);
+	memset(p->cp.data + 28, fill, n);
+	p->cp.len = (uint32_t)(28 + n);
 	return p;
 }
 
@@ -276,6 +283,38 @@ Test(device, underlay_backpressure_holds_packets_without_loss)
 	pump();
 	cr_assert_eq(B.delivered, 51, "every held packet goes out, none dropped");
 	cr_assert_eq(A.dev.egress.stats.dropped, 0);
+}
+
+/*
+ * A UDP super-packet from an offloading TUN (USO, 5 segments of 200 bytes) queued whole
+ * (no-split-gso): after dequeue its segments wait in the held list, and an underlay that
+ * hands each buffer straight back to the pool must not cost the segments behind it.
+ */
+Test(device, no_split_gso_segments_all_go_when_sent_synchronously)
+{
+	enum { SEGS = 5, MSS = 200 };
+	struct wg_pkt *p;
+	struct cake_vnet_hdr vh = {.flags = CAKE_VNET_F_NEEDS_CSUM,
+				   .gso_type = CAKE_VNET_GSO_UDP_L4, .gso_size = MSS,
+				   .hdr_len = 28, .csum_start = 20, .csum_offset = 6};
+	char err[128];
+
+	handshake_and_ping(NULL);
+	cr_assert_eq(wg_device_set_cake(&A.dev, false, "no-split-gso", err, sizeof(err), now), 0,
+		     "%s", err);
+	p = wg_device_pkt_get(&A.dev, true);
+	fill_udp(p->cp.data, 1, 2, SEGS * MSS);
+	memset(p->cp.data + 28, 0x5a, SEGS * MSS);
+	p->cp.len = 28 + SEGS * MSS;
+	cr_assert_eq(cake_gso_plan(p->cp.data, p->cp.len, &vh, &p->gso), 0);
+	cr_assert_eq(p->gso.segs, SEGS);
+	cake_gso_fill_pkt(&p->cp, &p->gso);
+	wg_device_tx(&A.dev, p, now);
+	pump();
+	cr_assert_eq(B.delivered, 1 + SEGS, "delivered %zu", (size_t)B.delivered);
+	cr_assert_eq(B.last_delivered_len, 28 + MSS);
+	cr_assert_eq(A.dev.pool.outstanding, 0, "every buffer came back");
+	cr_assert_eq(A.dev.pool_large.outstanding, 0);
 }
 
 Test(device, malformed_datagrams_are_counted_and_harmless)
