@@ -6,8 +6,9 @@
  * parsing the lines between "set=1" and the blank line gives back the same
  * configuration (flags, keys, numbers, endpoints, allowed IPs in order, CAKE strings).
  *
- * Order: cakewg's cake and cake_ingress first (wireguard-go, which knows neither, then
- * refuses the request before it applied any line), then as wireguard-tools writes it:
+ * Order: cakewg's cake, cake_ingress and underlay_limit first (wireguard-go, which knows
+ * none of them, then refuses the request before it applied any line), then as
+ * wireguard-tools writes it:
  * private_key, listen_port, fwmark, replace_peers; per peer public_key, then either
  * remove=true alone or update_only, preshared_key, endpoint,
  * persistent_keepalive_interval, replace_allowed_ips and one allowed_ip per entry

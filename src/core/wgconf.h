@@ -13,7 +13,8 @@
  *    PersistentKeepalive) are matched and parsed with every whitespace character of
  *    the line removed, as wg(8) does, and must have a non-empty value. wg-quick keys
  *    (Address, DNS, MTU, Table, SaveConfig, the hooks) and cakewg's Cake/CakeIngress
- *    (a tc-cake option string, stored as written) keep inner spaces and are trimmed.
+ *    (a tc-cake option string, stored as written) and UnderlayLimit (auto, off or a
+ *    size) keep inner spaces and are trimmed.
  *  - Address and DNS take lists split at commas and spaces; a DNS entry that looks like
  *    an address (digits and dots, or a ':') must be one, anything else is a search
  *    domain. MTU is empty (automatic) or 68-65535. Table is auto, off, main, local,

@@ -81,9 +81,20 @@ static int add_cake(struct wg_quick *q, struct wg_devconf *out)
 	const char *egress = q->conf->cake, *ingress = q->conf->cake_ingress;
 	int ret;
 
+	/* The limit as running (a `cakewg set` since `up` wins), else as in the file. */
+	if (q->conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT) {
+		out->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+		out->underlay_limit = q->conf->underlay_limit;
+	}
 	if (!wg_quick_cake_get(q, &live)) {
 		egress = pick_cake(egress, live.egress.options);
 		ingress = pick_cake(ingress, live.ingress.options);
+		if (live.has_underlay_limit_setting &&
+		    (live.underlay_limit_setting != WG_DEVCONF_UNDERLAY_LIMIT_AUTO ||
+		     (out->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT))) {
+			out->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+			out->underlay_limit = live.underlay_limit_setting;
+		}
 	}
 	ret = copy_string(&out->cake, egress);
 	ret = ret ?: copy_string(&out->cake_ingress, ingress);

@@ -9,7 +9,7 @@
 /* Keys wg(8) does not know: wg-quick's, and cakewg's CAKE strings. */
 static const char *const quick_keys[] = {
 	"Address", "MTU",      "DNS",	     "Table", "PreUp",	     "PreDown",
-	"PostUp",  "PostDown", "SaveConfig", "Cake",  "CakeIngress",
+	"PostUp",  "PostDown", "SaveConfig", "Cake",  "CakeIngress", "UnderlayLimit",
 };
 
 static bool blank(char c)

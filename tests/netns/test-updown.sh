@@ -204,7 +204,8 @@ keypair c
 conf_a "SaveConfig = true
 MTU = 1380
 PostUp = true %i
-Cake = bandwidth 50Mbit diffserv4" "198.19.0.2/32"
+Cake = bandwidth 50Mbit diffserv4
+UnderlayLimit = 32kb" "198.19.0.2/32"
 snap
 up a "$TMP/$A.conf"
 n a wg set "$A" peer "$(cat "$TMP/c.pub")" allowed-ips 198.19.9.9/32 endpoint 198.18.0.9:9
@@ -214,6 +215,7 @@ down a "$TMP/$A.conf"
 unchanged "SaveConfig down"
 for line in "Address = 198.19.0.1/24" "Address = 198.19.3.1/32" "Address = fd00:19::1/64" \
 	"MTU = 1300" "SaveConfig = true" "PostUp = true %i" "Cake = bandwidth 50Mbit diffserv4" \
+	"UnderlayLimit = 32768" \
 	"ListenPort = 10001" "PrivateKey = $(cat "$TMP/a.key")" "PublicKey = $(cat "$TMP/c.pub")" \
 	"AllowedIPs = 198.19.9.9/32" "Endpoint = 198.18.0.9:9" "PublicKey = $(cat "$TMP/b.pub")"; do
 	grep -qxF "$line" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "saved file lacks: $line"; }
@@ -223,10 +225,11 @@ grep -q fe80 "$TMP/$A.conf" && die "saved a link-local address"
 up a "$TMP/$A.conf"
 has "$(cat "$TMP/c.pub")" a wg show "$A" peers || die "the saved peer did not come back"
 [ "$(n a cat /sys/class/net/"$A"/mtu)" = 1300 ] || die "the saved MTU did not come back"
-# CAKE changed at runtime is saved as the daemon reports it.
-n a "$CAKEWG" set "$A" cake bandwidth 20Mbit
+# CAKE and the underlay limit changed at runtime are saved as the daemon reports them.
+n a "$CAKEWG" set "$A" cake bandwidth 20Mbit underlay-limit off
 down a "$TMP/$A.conf"
 grep -q "^Cake = bandwidth 20Mbit .*diffserv" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "runtime CAKE not saved"; }
+grep -qx "UnderlayLimit = off" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "runtime underlay limit not saved"; }
 [ "$(grep -c "^Cake = " "$TMP/$A.conf")" = 1 ] || die "more than one Cake line"
 unchanged "SaveConfig up again"
 

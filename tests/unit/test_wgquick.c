@@ -181,6 +181,7 @@ Test(wgquick, strip_keeps_what_wg_reads)
 		{"SaveConfig = true", false},
 		{"Cake = bandwidth 10Mbit", false},
 		{"CAKEINGRESS = ingress", false},
+		{"UnderlayLimit = off", false},
 		{"# Address = commented", true},
 		{"Addresses = 1", true},
 		{"ListenPort = 51820", true},
