@@ -30,7 +30,7 @@
 
 enum wg_bql_limits {
 	/* The time worth of bytes the socket may hold: the queue below CAKE. */
-	WG_BQL_TARGET_NS = 2 * WG_NSEC_PER_MSEC,
+	WG_BQL_TARGET_NS = 1 * WG_NSEC_PER_MSEC,
 	/* Below this a stall's duration is mostly our own wake-up latency: no sample. */
 	WG_BQL_MIN_SAMPLE_NS = 50 * 1000,
 	WG_BQL_MIN_BYTES = 8 << 10,    /* room for a few MTU-sized datagrams' truesize */

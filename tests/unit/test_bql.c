@@ -57,6 +57,22 @@ static uint64_t target_bytes(uint64_t rate)
 	return rate * WG_BQL_TARGET_NS / WG_NSEC_PER_SEC;
 }
 
+/* The drain rate whose TARGET's worth is `bytes`: the scenarios scale with the target. */
+static uint64_t rate_for(uint64_t bytes)
+{
+	return bytes * WG_NSEC_PER_SEC / WG_BQL_TARGET_NS;
+}
+
+/* Runs n cycles and returns the share of that time the link idled, in percent. */
+static uint64_t idle_pct(struct wg_bql *b, struct link *l, int n)
+{
+	uint64_t t0 = l->now_ns, idle0 = l->idle_ns;
+
+	for (int i = 0; i < n; i++)
+		cycle(b, l, 2304);
+	return (l->idle_ns - idle0) * 100 / (l->now_ns - t0);
+}
+
 Test(bql, starts_at_the_initial_limit_with_room_to_it)
 {
 	struct wg_bql b;
@@ -69,11 +85,10 @@ Test(bql, starts_at_the_initial_limit_with_room_to_it)
 	cr_assert_eq(wg_bql_room(&b, WG_BQL_INIT_BYTES + 5), 0);
 }
 
-/* 50 Mbit/s of datagrams, 10 MB/s of truesize as a local tbf drains it: the limit falls
- * to TARGET's worth. */
+/* A slow link (a local tbf) worth 20 KB of truesize per TARGET: the limit falls there. */
 Test(bql, settles_at_target_worth_of_a_slow_link)
 {
-	struct link l = {.now_ns = 1, .rate = 10000000, .wake_ns = 20000};
+	struct link l = {.now_ns = 1, .rate = rate_for(20000), .wake_ns = 20000};
 	struct wg_bql b;
 
 	wg_bql_init(&b);
@@ -95,36 +110,34 @@ Test(bql, settles_at_target_worth_of_a_slow_link)
  * limit grows until the sender's wake-up latency no longer starves the link. */
 Test(bql, grows_when_the_link_runs_dry)
 {
-	struct link l = {.now_ns = 1, .rate = 125000000, .wake_ns = 1000000};
+	/* Half the target's worth drains in a quarter of the sender's wake-up time. */
+	struct link l = {.now_ns = 1, .rate = rate_for(100000), .wake_ns = 2 * WG_BQL_TARGET_NS};
 	struct wg_bql b;
-	uint64_t idle_before;
+	uint64_t first, later;
 
 	wg_bql_init(&b);
-	for (int i = 0; i < 20; i++)
-		cycle(&b, &l, 2304);
+	first = idle_pct(&b, &l, 10);
 	cr_assert_gt(b.stats.starved, 0);
-	/* 1 ms of wake-up: half the limit must last that long */
-	cr_assert_geq(b.limit, l.rate / 1000 * 2, "limit %u", b.limit);
-	idle_before = l.idle_ns;
-	for (int i = 0; i < 10; i++)
-		cycle(&b, &l, 2304);
-	cr_assert_eq(l.idle_ns, idle_before);
+	later = idle_pct(&b, &l, 100);
+	cr_assert_gt(b.limit, target_bytes(l.rate), "limit %u", b.limit);
+	cr_assert_lt(later, 10, "idle %llu %% (first %llu %%)", (unsigned long long)later,
+		     (unsigned long long)first);
 }
 
 Test(bql, follows_the_rate_down_and_up)
 {
-	struct link l = {.now_ns = 1, .rate = 50000000, .wake_ns = 20000};
+	struct link l = {.now_ns = 1, .rate = rate_for(40000), .wake_ns = 20000};
 	struct wg_bql b;
 
 	wg_bql_init(&b);
 	for (int i = 0; i < 40; i++)
 		cycle(&b, &l, 2304);
 	cr_assert(b.limit > target_bytes(l.rate) * 9 / 10, "limit %u", b.limit);
-	l.rate = 5000000; /* the link slows down to a tenth */
+	l.rate = rate_for(10000); /* the link slows down to a quarter */
 	for (int i = 0; i < 40; i++)
 		cycle(&b, &l, 2304);
 	cr_assert(b.limit < target_bytes(l.rate) * 11 / 10, "limit %u", b.limit);
-	l.rate = 100000000;
+	l.rate = rate_for(80000);
 	for (int i = 0; i < 60; i++)
 		cycle(&b, &l, 2304);
 	cr_assert(b.limit > target_bytes(l.rate) * 9 / 10 && b.limit < target_bytes(l.rate) * 11 / 10,
@@ -168,7 +181,7 @@ Test(bql, learns_nothing_from_empty_short_or_growing_stalls)
 
 Test(bql, overflow_caps_the_limit_below_the_level_that_dropped)
 {
-	struct link l = {.now_ns = 1, .rate = 100000000, .wake_ns = 20000};
+	struct link l = {.now_ns = 1, .rate = rate_for(200000), .wake_ns = 20000};
 	struct wg_bql b;
 
 	wg_bql_init(&b);
@@ -192,7 +205,7 @@ Test(bql, overflow_caps_the_limit_below_the_level_that_dropped)
  * idle; the limit grows a slack, which decays once the sender is prompt again. */
 Test(bql, a_late_wake_up_adds_slack_that_decays)
 {
-	struct link l = {.now_ns = 1, .rate = 10000000, .wake_ns = 20000};
+	struct link l = {.now_ns = 1, .rate = rate_for(20000), .wake_ns = 20000};
 	struct wg_bql b;
 	uint64_t rate, idle;
 	uint32_t settled;
@@ -203,17 +216,16 @@ Test(bql, a_late_wake_up_adds_slack_that_decays)
 	settled = b.limit;
 	rate = b.rate;
 	cr_assert_eq(b.stats.starved, 0);
-	l.wake_ns = 3 * WG_NSEC_PER_MSEC;
+	l.wake_ns = 3 * WG_BQL_TARGET_NS;
 	for (int i = 0; i < 20; i++)
 		cycle(&b, &l, 2304);
 	cr_assert_geq(b.rate, rate * 99 / 100, "rate %llu, before %llu", (unsigned long long)b.rate,
 		      (unsigned long long)rate);
 	cr_assert_gt(b.stats.starved, 0);
-	/* with 3 ms of wake-up, the slack grows until half the limit lasts that long */
-	idle = l.idle_ns;
-	cycle(&b, &l, 2304);
-	cr_assert_eq(l.idle_ns, idle, "still starving, limit %u", b.limit);
-	cr_assert_geq(b.limit, l.rate * 3 / 1000 * 2);
+	/* the slack grows until half the limit mostly lasts the wake-up */
+	idle = idle_pct(&b, &l, 100);
+	cr_assert_lt(idle, 10, "idle %llu %%, limit %u", (unsigned long long)idle, b.limit);
+	cr_assert_gt(b.limit, settled * 2);
 	l.wake_ns = 20000;
 	for (int i = 0; i < 60; i++)
 		cycle(&b, &l, 2304);
