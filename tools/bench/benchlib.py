@@ -370,6 +370,19 @@ def cake_delta(before, after):
 
 
 # ---------------------------------------------------------------- latency records
+def qdisc_dropped(path):
+    """The 'dropped N' of the first qdisc in a `tc -s qdisc show` file, or None."""
+    if not path or not os.path.exists(path):
+        return None
+    m = re.search(r"dropped (\d+)", open(path).read())
+    return int(m.group(1)) if m else None
+
+
+def qdisc_drops_delta(before, after):
+    b, a = qdisc_dropped(before), qdisc_dropped(after)
+    return None if a is None else a - (b or 0)
+
+
 def cmd_lat_record(argv):
     """lat-record FILE topo= rate= load= impl= variant= ping= interval= up= down=
     cake_c0= cake_c1= cake_s0= cake_s1= shaped= note="""
@@ -386,6 +399,7 @@ def cmd_lat_record(argv):
         "cake_server": cake_delta(parse_cakewg_get(a.get("cake_s0")),
                                   parse_cakewg_get(a.get("cake_s1"))),
         "tunq_drops": tunq_drops(a.get("tunq0"), a.get("tunq1")),
+        "tbf_drops": qdisc_drops_delta(a.get("tbf0"), a.get("tbf1")),
         "queues": parse_queues(a.get("queues"), a.get("prefix", ""),
                                int(a.get("port_c") or 0), int(a.get("port_s") or 0)),
         "sched": sched_delta(a.get("sched0"), a.get("sched1")),
@@ -538,7 +552,8 @@ def print_targets(recs):
 
 
 def print_seeds(recs):
-    seeds = [r for r in recs if r["variant"] != "default"]
+    seeds = [r for r in recs if r["variant"] != "default"
+             and not r["variant"].startswith("backpressure=")]
     if not seeds:
         return
     print("Side by side (cakewg; the ping is the competing sparse flow; added50/added99 =")
@@ -596,11 +611,34 @@ def print_backpressure(recs):
             fmt(dp99(recs, r), "%+.1f"), c["egress_drops"] if c else "-",
             c["egress_marks"] if c else "-", c["backpressure_stalls"] if c else "-",
             c["underlay_send_errors"] if c else "-"))
-    print("with backpressure: the rows above (stalls = times the underlay socket was full and")
-    print("CAKE waited for it). Without backpressure: NOT MEASURED. cakewg has no switch that")
-    print("turns it off (the small send buffer and the wait for writability are always on), so")
-    print("there is no cakewg run without it to compare; wireguard-go's rows are another")
-    print("implementation (no AQM either), not cakewg without backpressure.")
+    print("stalls = times the underlay socket held its byte limit and CAKE waited for it.")
+    print()
+    seeds = [r for r in recs if r["variant"].startswith("backpressure=")]
+    if not seeds:
+        print("With vs without backpressure: not run (needs --topology local with the idle load,")
+        print("and seeds).")
+        print()
+        return
+    print("With vs without backpressure (cakewg, local bottleneck; underlay_limit=auto is the")
+    print("learnt byte limit, off a 7 MiB send buffer as wireguard-go's; below = the client")
+    print("veth's tbf backlog median/max in ms, tbf drops = datagrams lost under the socket):")
+    hdr = "%-20s %4s %-8s %8s %8s %7s %10s %8s %10s %10s" % (
+        "variant", "Mbit", "load", "p99", "dp99", "up", "CAKE drops", "stalls", "below ms",
+        "tbf drops")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in seeds:
+        c = r.get("cake_client") or {}
+        up, _ = sums(r)
+        below = "-"
+        for place, xs in (r.get("queues") or {}).items():
+            if place == "client veth" and xs:
+                to_ms = 8.0 / (r["rate"] * 1e6) * 1e3
+                below = "%.0f/%.0f" % (statistics.median(xs) * to_ms, max(xs) * to_ms)
+        print("%-20s %4d %-8s %8s %8s %7s %10s %8s %10s %10s" % (
+            r["variant"], r["rate"], r["load"], fmt(r["ping"]["p99"], "%.2f"),
+            fmt(dp99(recs, r), "%+.1f"), fmt(up), c.get("egress_drops", "-"),
+            c.get("backpressure_stalls", "-"), below, fmt(r.get("tbf_drops"), "%d")))
     print()
 
 

@@ -19,7 +19,10 @@
 #   over the flows of each direction. cakewg and wireguard-go alternate run by run.
 # Then, cakewg only, side by side: flows vs flowblind (inner-hash isolation: the added
 #   latency of the ping, a sparse flow competing with 4 uploads), split-gso vs
-#   no-split-gso (RTT under 4 uploads), and backpressure (drops and RTT).
+#   no-split-gso (RTT under 4 uploads), both at the remote bottleneck; and with vs
+#   without backpressure (UAPI underlay_limit=auto vs off: the learnt byte limit vs a
+#   7 MiB send buffer as wireguard-go's) at the local one under tcp_nup and udpflood
+#   (drops in CAKE and in the tbf below it, RTT).
 #
 # Usage: tools/bench/latency.sh [--quick] [--rate 50|200] [--topology remote|local]
 #            [--load idle|tcp_nup|rrul|udpflood] [--impl cakewg|wggo] [--duration S]
@@ -185,6 +188,7 @@ run_one() {
 	printf '[%s] %-6s %3s Mbit/s %-8s %-6s %s\n' "$(date +%T)" "$topo" "$rate" "$load" \
 		"$impl" "$variant"
 	tun_drops_snap "$impl" >"$RAW/$tag-tunq0.txt"
+	tbf_snap >"$RAW/$tag-tbf0.txt"
 	if [ "$impl" = cakewg ]; then
 		c0=$RAW/$tag-cake-c0.txt
 		s0=$RAW/$tag-cake-s0.txt
@@ -204,6 +208,7 @@ run_one() {
 	wait "$sampler" 2>/dev/null || true
 	sched1=$(daemon_sched "$impl")
 	tun_drops_snap "$impl" >"$RAW/$tag-tunq1.txt"
+	tbf_snap >"$RAW/$tag-tbf1.txt"
 	if [ "$impl" = cakewg ]; then
 		c1=$RAW/$tag-cake-c1.txt
 		s1=$RAW/$tag-cake-s1.txt
@@ -214,10 +219,31 @@ run_one() {
 		interval="$PING_INTERVAL" ping="$RAW/$tag-ping.txt" up="$UP_JSON" down="$DOWN_JSON" \
 		cake_c0="$c0" cake_c1="$c1" cake_s0="$s0" cake_s1="$s1" \
 		tunq0="$RAW/$tag-tunq0.txt" tunq1="$RAW/$tag-tunq1.txt" \
+		tbf0="$RAW/$tag-tbf0.txt" tbf1="$RAW/$tag-tbf1.txt" \
 		queues="$RAW/$tag-queues.txt" prefix="$P" port_c="510$(impl_net "$impl")1" \
 		port_s="510$(impl_net "$impl")2" sched0="$sched0" sched1="$sched1" \
 		loadavg="$(cut -d' ' -f1 /proc/loadavg)"
 	sleep 1 # the 4 MB FIFOs drain (0.7 s at 50 Mbit/s)
+}
+
+# tbf_snap: the client veth's qdisc counters (the local bottleneck's drops).
+tbf_snap() {
+	n c tc -s qdisc show dev "${P}c"
+}
+
+# seeds_local RATE: backpressure on and off, local bottleneck.
+seeds_local() {
+	local rate=$1 v load c
+	c=$(tun_if cakewg c)
+	bottleneck local "$rate" "$FIFO_LIMIT"
+	cake_profile local "$rate"
+	for v in auto off; do
+		cake_set "$c" underlay_limit "$v"
+		for load in tcp_nup udpflood; do
+			run_one local "$rate" "$load" cakewg "backpressure=$v"
+		done
+	done
+	cake_set "$c" underlay_limit auto
 }
 
 # seeds RATE: cakewg's features side by side, remote bottleneck under 4 uploads.
@@ -273,6 +299,10 @@ for rate in "${RATES[@]}"; do
 	if [ $SEEDS = 1 ] && has cakewg "${IMPLS[@]}" && has remote "${TOPOS[@]}" &&
 		has tcp_nup "${LOADS[@]}"; then
 		seeds "$rate"
+	fi
+	if [ $SEEDS = 1 ] && has cakewg "${IMPLS[@]}" && has local "${TOPOS[@]}" &&
+		has idle "${LOADS[@]}"; then
+		seeds_local "$rate"
 	fi
 done
 
