@@ -452,7 +452,9 @@ Test(udp, unreachable_keeps_source_v6)
 /*
  * Loopback frees a datagram's send-buffer charge at once, so a slow qdisc (tbf) on lo
  * holds the datagrams: then a small send buffer fills and the sender must wait. Every
- * datagram must still arrive exactly once: blocked ones are kept, not dropped.
+ * datagram must still arrive exactly once: blocked ones are kept, not dropped. (Not
+ * necessarily in order: tbf's watchdog may hand datagrams to lo on either CPU, and each
+ * CPU delivers its own backlog; CI saw 10 and 11 swap.)
  */
 static void backpressure(const struct family_case *c)
 {
@@ -461,6 +463,7 @@ static void backpressure(const struct family_case *c)
 	static uint8_t out[N][LEN], in[N][PAYLOAD_MAX];
 	static struct wg_udp_tx tx[N];
 	static struct wg_udp_rx rx[N];
+	static bool seen[N];
 	struct wg_udp_send_result res;
 	struct wg_endpoint to_b;
 	unsigned int sent = 0, i, blocked = 0;
@@ -490,11 +493,14 @@ static void backpressure(const struct family_case *c)
 	}
 	cr_assert_gt(blocked, 0, "a 16 KiB send buffer never filled");
 	recv_n(&b, c->f, rx, in, N);
+	memset(seen, 0, sizeof(seen));
 	for (i = 0; i < N; i++) {
 		unsigned int seq;
 
 		memcpy(&seq, in[i], sizeof(seq));
-		cr_assert_eq(seq, i, "datagram %u arrived as %u: lost or reordered", i, seq);
+		cr_assert_lt(seq, N, "datagram %u is not one we sent", seq);
+		cr_assert_not(seen[seq], "datagram %u arrived twice", seq);
+		seen[seq] = true;
 	}
 	wg_udp_close(&a);
 	wg_udp_close(&b);
