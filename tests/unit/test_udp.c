@@ -5,14 +5,13 @@
  * recovery from a stale source (remembered until it is seen again), backpressure from a
  * small send buffer, GSO/GRO.
  */
-#define _GNU_SOURCE /* unshare() */
+#define _GNU_SOURCE /* unshare(), in tests/support/netns.h */
 #include "src/edge/udp.h"
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,27 +20,14 @@
 #include <linux/rtnetlink.h>
 
 #include "src/edge/netlink.h"
+#include "tests/support/netns.h"
 
 enum {
 	WAIT_MS = 5000, /* upper bound for the kernel to deliver what is already sent */
 	PAYLOAD_MAX = 2048,
 };
 
-static void enter_netns(void)
-{
-	struct wg_nl *nl;
-	struct wg_nl_link lo;
-
-	if (geteuid() != 0)
-		cr_skip_test("needs root for unshare(CLONE_NEWNET)");
-	cr_assert_eq(unshare(CLONE_NEWNET), 0, "unshare: %s", strerror(errno));
-	cr_assert_eq(wg_netlink_open(&nl), 0);
-	cr_assert_eq(wg_netlink_link_get(nl, "lo", &lo), 0);
-	cr_assert_eq(wg_netlink_link_set_up(nl, lo.ifindex, true), 0);
-	wg_netlink_close(nl);
-}
-
-TestSuite(udp, .init = enter_netns);
+TestSuite(udp, .init = support_enter_netns);
 
 static bool wait_fd(int fd, short events);
 

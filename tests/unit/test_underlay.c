@@ -6,7 +6,7 @@
  * keeps every packet in order, rebinding with its callback, and a vanished source that
  * the caller's endpoint may keep naming.
  */
-#define _GNU_SOURCE /* unshare() */
+#define _GNU_SOURCE /* unshare(), in tests/support/netns.h */
 #include "src/edge/underlay.h"
 
 #include <arpa/inet.h>
@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +22,7 @@
 #include "qdisc/ecn.h"
 #include "src/edge/netlink.h"
 #include "tests/support/det_rng.h"
+#include "tests/support/netns.h"
 
 enum {
 	WAIT_MS = 5000, /* upper bound for the kernel to deliver what is already sent */
@@ -60,16 +60,8 @@ static void setup(void)
 				.send_control = no_send_control,
 				.tun_write = no_tun_write};
 	struct wg_rng rng = det_rng_as_wg(&rng_state);
-	struct wg_nl *nl;
-	struct wg_nl_link lo;
 
-	if (geteuid() != 0)
-		cr_skip_test("needs root for unshare(CLONE_NEWNET)");
-	cr_assert_eq(unshare(CLONE_NEWNET), 0, "unshare: %s", strerror(errno));
-	cr_assert_eq(wg_netlink_open(&nl), 0);
-	cr_assert_eq(wg_netlink_link_get(nl, "lo", &lo), 0);
-	cr_assert_eq(wg_netlink_link_set_up(nl, lo.ifindex, true), 0);
-	wg_netlink_close(nl);
+	support_enter_netns();
 	cr_assert_eq(wg_device_init(&dev, "test", &ops, &rng, 1), 0);
 }
 
