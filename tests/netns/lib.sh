@@ -143,6 +143,18 @@ pair() {
 	n b ip link set "${P}wb" up
 }
 
+# teardown_pair: ends every namespace made so far (what runs in them first), so that the
+# next pair() starts afresh; the EXIT trap then has nothing left of them to clean.
+teardown_pair() {
+	local ns pid
+	for ns in "${NETNS[@]}"; do
+		for pid in $(ip netns pids "$ns"); do kill "$pid"; done
+		ip netns del "$ns"
+	done
+	NETNS=()
+	sleep 0.3
+}
+
 # counters: "A_hs A_rx A_tx B_hs B_rx B_tx" from `wg show dump` on both sides.
 counters() {
 	local a b

@@ -120,16 +120,6 @@ bottleneck() {
 	ping_ok a 198.19.0.2 5 || die "$name: no ping after the flood"
 }
 
-teardown_pair() {
-	local ns pid
-	for ns in "${NETNS[@]}"; do
-		for pid in $(ip netns pids "$ns"); do kill "$pid"; done
-		ip netns del "$ns"
-	done
-	NETNS=()
-	sleep 0.3
-}
-
 cake_pair cakewg 4
 bottleneck "a long tbf queue" 1mb
 teardown_pair

@@ -22,16 +22,6 @@ source "$(dirname "$0")/lib-cake.sh"
 require_root wg iperf3 python3 ss tc
 need_cubic
 
-teardown_pair() {
-	local ns pid
-	for ns in "${NETNS[@]}"; do
-		for pid in $(ip netns pids "$ns"); do kill "$pid"; done
-		ip netns del "$ns"
-	done
-	NETNS=()
-	sleep 0.3
-}
-
 # ecn_pair IMPL_B: the pair with ECN negotiated by TCP in both namespaces.
 ecn_pair() {
 	cake_pair "$1" 4

@@ -6,15 +6,6 @@
 source "$(dirname "$0")/lib.sh"
 require_root wg iperf3 python3
 
-teardown_pair() {
-	for ns in "${NETNS[@]}"; do
-		for pid in $(ip netns pids "$ns"); do kill "$pid"; done
-		ip netns del "$ns"
-	done
-	NETNS=()
-	sleep 0.3
-}
-
 log "== without a preshared key"
 pair cakewg cakewg 4
 ping_ok a 198.19.0.2 || die "ping"

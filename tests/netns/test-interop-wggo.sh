@@ -16,12 +16,7 @@ run() { # run IMPL_A IMPL_B OUTER
 	iperf_through a b fd00:19::2 3 -R
 	sleep 1
 	transfer_agrees
-	for ns in "${NETNS[@]}"; do
-		for pid in $(ip netns pids "$ns"); do kill "$pid"; done
-		ip netns del "$ns"
-	done
-	NETNS=()
-	sleep 0.3
+	teardown_pair
 }
 
 run cakewg wggo 4
