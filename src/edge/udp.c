@@ -65,16 +65,13 @@ int wg_udp_queued_bytes(const struct wg_udp *u, enum wg_udp_family f)
 
 int wg_udp_set_sndbuf(struct wg_udp *u, enum wg_udp_family f, uint32_t bytes)
 {
-	int val = 0;
-	socklen_t len = sizeof(val);
+	int ret;
 
 	if (u->fd[f] < 0)
 		return -EBADF;
 	/* The kernel doubles what it is given (room for its bookkeeping). */
-	if (sockopt(u->fd[f], SOL_SOCKET, SO_SNDBUFFORCE, (int)(bytes / 2)) < 0 &&
-	    sockopt(u->fd[f], SOL_SOCKET, SO_SNDBUF, (int)(bytes / 2)) < 0)
-		return -errno;
-	return getsockopt(u->fd[f], SOL_SOCKET, SO_SNDBUF, &val, &len) < 0 ? -errno : val;
+	ret = sockopt(u->fd[f], SOL_SOCKET, SO_SNDBUFFORCE, (int)(bytes / 2));
+	return ret ? sockopt(u->fd[f], SOL_SOCKET, SO_SNDBUF, (int)(bytes / 2)) : 0;
 }
 
 /* Per-datagram metadata on receive, and IPv6 kept apart from IPv4. */

@@ -129,7 +129,7 @@ int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark);
 int wg_udp_queued_bytes(const struct wg_udp *u, enum wg_udp_family f);
 /* Sets one family's send buffer to `bytes` (past wmem_max as root): sends fail with EAGAIN
  * once the socket holds that much, and it signals writability when it holds less than
- * half. Returns the size the kernel took, or -errno. */
+ * half. 0 or -errno. */
 int wg_udp_set_sndbuf(struct wg_udp *u, enum wg_udp_family f, uint32_t bytes);
 /* The family an endpoint is sent on; WG_UDP_FAMILIES when it has no address. */
 enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep);

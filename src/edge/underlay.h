@@ -32,6 +32,8 @@ enum wg_underlay_limits {
 	WG_UNDERLAY_SKB_COST = 1024,
 	/* Backpressure off: the send buffer wireguard-go asks for (socketBufferSize). */
 	WG_UNDERLAY_SNDBUF_OFF_BYTES = 7 << 20,
+	/* The send buffer follows the limit when they differ by more than limit >> this. */
+	WG_UNDERLAY_SNDBUF_SLACK_SHIFT = 3,
 };
 
 /* wg_underlay_set_limit: 0 learns the limit (the default), this turns it off, any other
@@ -57,6 +59,7 @@ struct wg_underlay_gate {
 	uint32_t room;	   /* bytes the round may still hand to the socket */
 	bool measured;	   /* room is from this round */
 	bool starved;	   /* a message found no room: stall after the batch went */
+	uint32_t sndbuf;   /* the send buffer last set on the socket */
 };
 
 struct wg_underlay {
