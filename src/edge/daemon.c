@@ -55,6 +55,10 @@ struct daemon {
 	struct wg_underlay udp;
 	struct wg_uapi_server uapi;
 	struct wg_nl_events *nlev;
+	/* Buffers kept between reads, so that a read takes from the pool only what it
+	 * used: the receive batch's, and the large one a TUN read may spill into. */
+	struct wg_pkt *rx[WG_DAEMON_BATCH];
+	struct wg_pkt *spare_big;
 	ev_io tun_w, udp4_w, udp6_w, udp_write_w, nl_w;
 	ev_timer timers_w, tx_w;
 	ev_prepare prepare_w;
@@ -116,6 +120,31 @@ static void op_tun_write(void *ctx, struct wg_pkt *pkt)
 
 /* --- event handlers --- */
 
+/* The buffer kept in *slot, of the pool's current size (the MTU may have changed), or
+ * NULL when the pool is out of memory. */
+static struct wg_pkt *kept_buf(struct daemon *d, struct wg_pkt **slot, bool large)
+{
+	const struct wg_pktpool *pool = large ? &d->dev.pool_large : &d->dev.pool;
+
+	if (*slot && (*slot)->cap != pool->cap) {
+		wg_device_pkt_put(&d->dev, *slot);
+		*slot = NULL;
+	}
+	if (!*slot)
+		*slot = wg_device_pkt_get(&d->dev, large);
+	return *slot;
+}
+
+static void put_kept(struct daemon *d)
+{
+	for (int i = 0; i < WG_DAEMON_BATCH; i++) {
+		wg_device_pkt_put(&d->dev, d->rx[i]);
+		d->rx[i] = NULL;
+	}
+	wg_device_pkt_put(&d->dev, d->spare_big);
+	d->spare_big = NULL;
+}
+
 /* Without offloads: one MTU-sized packet per read, straight into a pool buffer. */
 static bool read_plain(struct daemon *d)
 {
@@ -144,30 +173,26 @@ static bool read_plain(struct daemon *d)
  */
 static bool read_offload(struct daemon *d)
 {
-	struct wg_pkt *pkt = wg_device_pkt_get(&d->dev, false);
-	struct wg_pkt *big = pkt ? wg_device_pkt_get(&d->dev, true) : NULL;
+	struct wg_pkt *big = kept_buf(d, &d->spare_big, true);
+	struct wg_pkt *pkt = big ? wg_device_pkt_get(&d->dev, false) : NULL;
 	size_t room = pkt ? wg_pkt_payload_room(pkt) : 0;
 	struct wg_vnet_hdr h;
 	struct cake_vnet_hdr vh;
 	ssize_t n;
 
-	if (!big) {
-		wg_device_pkt_put(&d->dev, pkt);
+	if (!pkt)
 		return false;
-	}
 	n = wg_tun_read_split(&d->tun, &h, pkt->cp.data, room, big->cp.data + room,
 			      wg_pkt_payload_room(big) - room);
 	if (n <= 0) {
 		wg_device_pkt_put(&d->dev, pkt);
-		wg_device_pkt_put(&d->dev, big);
 		return n == -EBADMSG; /* a malformed header: skip it, keep reading */
 	}
 	if ((size_t)n > room) {
 		memcpy(big->cp.data, pkt->cp.data, room);
 		wg_device_pkt_put(&d->dev, pkt);
 		pkt = big;
-	} else {
-		wg_device_pkt_put(&d->dev, big);
+		d->spare_big = NULL; /* the next read takes another */
 	}
 	pkt->cp.len = (uint32_t)n;
 	vh = (struct cake_vnet_hdr){ h.flags, h.gso_type, h.hdr_len, h.gso_size, h.csum_start,
@@ -199,23 +224,20 @@ static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 			break;
 }
 
-/* One batch from the socket: false when it had fewer than a batch waiting. */
+/* One batch from the socket: false when it had fewer than a batch waiting. The buffers
+ * a batch did not fill stay for the next. */
 static bool udp_batch(struct daemon *d, int fd)
 {
-	struct wg_pkt *pkts[WG_DAEMON_BATCH];
 	int n, i;
 
-	for (i = 0; i < WG_DAEMON_BATCH; i++) {
-		pkts[i] = wg_device_pkt_get(&d->dev, false);
-		if (!pkts[i])
-			break;
-	}
-	n = wg_underlay_recv(&d->udp, fd, pkts, i);
-	for (int k = 0; k < i; k++) {
-		if (k < n)
-			wg_device_rx(&d->dev, pkts[k], d->now_ns);
-		else
-			wg_device_pkt_put(&d->dev, pkts[k]);
+	for (i = 0; i < WG_DAEMON_BATCH && kept_buf(d, &d->rx[i], false); i++)
+		;
+	n = wg_underlay_recv(&d->udp, fd, d->rx, i);
+	for (int k = 0; k < n; k++) {
+		struct wg_pkt *pkt = d->rx[k];
+
+		d->rx[k] = NULL;
+		wg_device_rx(&d->dev, pkt, d->now_ns);
 	}
 	wg_tun_gro_flush(&d->gro);
 	return n == WG_DAEMON_BATCH;
@@ -514,6 +536,7 @@ static void teardown(struct daemon *d)
 {
 	wg_uapi_server_stop(&d->uapi);
 	wg_underlay_close(&d->udp);
+	put_kept(d);
 	wg_device_deinit(&d->dev);
 	if (d->nlev)
 		wg_netlink_events_close(d->nlev);
