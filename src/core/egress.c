@@ -62,15 +62,14 @@ static uint32_t wire_len(const struct wg_peer *peer, uint32_t len, uint32_t mtu)
 	       wg_outer_hdr_len(peer->endpoint.remote.addr.sa_family);
 }
 
-/* The sum over the segments a super-packet will be cut into. */
+/* The sum over the segments a super-packet will be cut into: all but the last alike. */
 static uint32_t gso_wire_len(const struct wg_peer *peer, const struct cake_gso_plan *plan,
 			     uint32_t mtu)
 {
-	uint32_t sum = 0;
+	uint32_t last = plan->segs - 1;
 
-	for (uint32_t i = 0; i < plan->segs; i++)
-		sum += wire_len(peer, cake_gso_seg_len(plan, i), mtu);
-	return sum;
+	return last * wire_len(peer, cake_gso_seg_len(plan, 0), mtu) +
+	       wire_len(peer, cake_gso_seg_len(plan, last), mtu);
 }
 
 /* Frees a list of segments made by wg_egress_segment (each holds a peer reference). */

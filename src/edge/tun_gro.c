@@ -69,14 +69,13 @@ static void write_super(struct wg_tun_gro *g, const uint8_t *data, uint32_t len,
 		return;
 	}
 	err = wg_tun_write(g->tun, &vh, data, len);
-	g->stats.writes++;
 	if (err != -EINVAL) {
-		if (err)
-			g->stats.write_errors++;
-		else
+		count_write(g, err);
+		if (!err)
 			g->stats.gso_writes++;
 		return;
 	}
+	g->stats.writes++;
 	g->stats.gso_refused++;
 	g->gso_ok = false;
 	g->enabled = false;
