@@ -114,13 +114,7 @@ ping_ok() {
 # underlay family of A's endpoint for B (A initiates; B learns A's endpoint).
 pair() {
 	local impl_a=$1 impl_b=$2 outer=$3 psk=${4:-}
-	mkns a
-	mkns b
-	veth a "${P}a" b "${P}b"
-	n a ip addr add 198.18.0.1/24 dev "${P}a"
-	n b ip addr add 198.18.0.2/24 dev "${P}b"
-	n a ip addr add fd00:18::1/64 dev "${P}a" nodad
-	n b ip addr add fd00:18::2/64 dev "${P}b" nodad
+	pair_underlay
 	keypair a
 	keypair b
 	"start_$impl_a" a "${P}wa"
@@ -153,6 +147,35 @@ teardown_pair() {
 	done
 	NETNS=()
 	sleep 0.3
+}
+
+# pair_underlay: namespaces a and b and the veth between them, addressed as drawn above;
+# no tunnels yet.
+pair_underlay() {
+	mkns a
+	mkns b
+	veth a "${P}a" b "${P}b"
+	n a ip addr add 198.18.0.1/24 dev "${P}a"
+	n b ip addr add 198.18.0.2/24 dev "${P}b"
+	n a ip addr add fd00:18::1/64 dev "${P}a" nodad
+	n b ip addr add fd00:18::2/64 dev "${P}b" nodad
+}
+
+# conf_a INTERFACE_LINES PEER_ALLOWEDIPS: $TMP/${P}wa.conf, a wg-quick file for A of the
+# topology above (peer B at its IPv4 underlay address; keypair a and b made);
+# INTERFACE_LINES (may be empty or several) go after Address.
+conf_a() {
+	cat >"$TMP/${P}wa.conf" <<-EOF
+	[Interface]
+	PrivateKey = $(cat "$TMP/a.key")
+	ListenPort = 10001
+	Address = 198.19.0.1/24, fd00:19::1/64
+	$1
+	[Peer]
+	PublicKey = $(cat "$TMP/b.pub")
+	Endpoint = 198.18.0.2:10002
+	AllowedIPs = $2
+	EOF
 }
 
 # counters: "A_hs A_rx A_tx B_hs B_rx B_tx" from `wg show dump` on both sides.

@@ -61,21 +61,8 @@ down() { # down NS CONF
 		{ cat "$TMP/down.err" >&2; die "down $2 failed"; }
 }
 
-# conf_a EXTRA_INTERFACE_LINES PEER_ALLOWEDIPS: $TMP/$A.conf
-conf_a() {
-	cat >"$TMP/$A.conf" <<-EOF
-	[Interface]
-	PrivateKey = $(cat "$TMP/a.key")
-	ListenPort = 10001
-	Address = 198.19.0.1/24, fd00:19::1/64
-	$1
-	[Peer]
-	PublicKey = $(cat "$TMP/b.pub")
-	Endpoint = 198.18.0.2:10002
-	AllowedIPs = $2
-	EOF
-}
-
+# conf_a (lib.sh) writes $TMP/$A.conf; conf_b EXTRA_INTERFACE_LINES: $TMP/$B.conf, its
+# addresses on two Address lines where A's share one.
 conf_b() {
 	cat >"$TMP/$B.conf" <<-EOF
 	[Interface]
@@ -91,13 +78,7 @@ conf_b() {
 	EOF
 }
 
-mkns a
-mkns b
-veth a "${P}a" b "${P}b"
-n a ip addr add 198.18.0.1/24 dev "${P}a"
-n b ip addr add 198.18.0.2/24 dev "${P}b"
-n a ip addr add fd00:18::1/64 dev "${P}a" nodad
-n b ip addr add fd00:18::2/64 dev "${P}b" nodad
+pair_underlay
 n a ip link set "${P}a" mtu 1400
 n b ip link set "${P}b" mtu 1400
 keypair a

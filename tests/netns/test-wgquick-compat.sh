@@ -50,17 +50,7 @@ wait_for 10 settled || die "IPv6 DAD on the veths did not finish"
 
 allowed="198.19.0.2/32, fd00:19::2/128"
 command -v nft >/dev/null && allowed="0.0.0.0/0, ::/0"
-cat >"$TMP/$A.conf" <<EOF
-[Interface]
-PrivateKey = $(cat "$TMP/a.key")
-ListenPort = 10001
-Address = 198.19.0.1/24, fd00:19::1/64
-PostUp = echo up %i >$TMP/hook
-[Peer]
-PublicKey = $(cat "$TMP/b.pub")
-Endpoint = 198.18.0.2:10002
-AllowedIPs = $allowed
-EOF
+conf_a "PostUp = echo up %i >$TMP/hook" "$allowed"
 cat >"$TMP/$B.conf" <<EOF
 [Interface]
 PrivateKey = $(cat "$TMP/b.key")
