@@ -19,25 +19,33 @@ set_mtu() {
 	n "$1" ip link set dev "$2" mtu "$3"
 }
 
-# ext_get IF: the daemon's whole cakewg_get=1 reply (key=value lines).
-ext_get() {
-	python3 - "/var/run/wireguard/$1.sock" <<'PY'
+# uapi_call IF get|set: sends stdin, one whole request, to IF's UAPI socket and reads the
+# reply up to its blank line. get: the reply must hold errno=0 and is printed; set: it
+# must be exactly errno=0. Otherwise it fails, saying why on stderr.
+uapi_call() {
+	python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.settimeout(5)
 s.connect(sys.argv[1])
-s.sendall(b"cakewg_get=1\n\n")
+s.sendall(sys.stdin.buffer.read())
 data = b""
 while not data.endswith(b"\n\n"):
     chunk = s.recv(65536)
     if not chunk:
         break
     data += chunk
+if sys.argv[2] == "set":
+    sys.exit(0 if data == b"errno=0\n\n" else "set failed: %r" % data)
 text = data.decode()
 if "\nerrno=0\n" not in "\n" + text:
     sys.exit("cakewg_get failed: " + text[-200:])
-sys.stdout.write(text)
-PY
+sys.stdout.write(text)' "/var/run/wireguard/$1.sock" "$2"
+}
+
+# ext_get IF: the daemon's whole cakewg_get=1 reply (key=value lines).
+ext_get() {
+	printf 'cakewg_get=1\n\n' | uapi_call "$1" get
 }
 
 # ext_val IF KEY: the first value of KEY in the cakewg_get reply ("" when absent).
@@ -47,19 +55,7 @@ ext_val() {
 
 # uapi_set IF LINES: one set=1 request; LINES are key=value lines separated by \n.
 uapi_set() {
-	printf 'set=1\n%b\n\n' "$2" | python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(5)
-s.connect(sys.argv[1])
-s.sendall(sys.stdin.buffer.read())
-data = b""
-while not data.endswith(b"\n\n"):
-    chunk = s.recv(4096)
-    if not chunk:
-        break
-    data += chunk
-sys.exit(0 if data == b"errno=0\n\n" else "set failed: %r" % data)' "/var/run/wireguard/$1.sock"
+	printf 'set=1\n%b\n\n' "$2" | uapi_call "$1" set
 }
 
 # cake_json IF [egress|ingress]: the instance's statistics as tc -s -j prints them.
