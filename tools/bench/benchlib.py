@@ -60,6 +60,13 @@ def fmt(v, spec="%.1f", none="-"):
     return none if v is None else spec % v
 
 
+def print_header(spec, names):
+    """A table's header line, spec % names, and a line of dashes as wide under it."""
+    hdr = spec % names
+    print(hdr)
+    print("-" * len(hdr))
+
+
 def kv_args(items):
     out = {}
     for it in items:
@@ -455,10 +462,8 @@ def print_matrix(recs):
     print("socket was full (backpressure); tunq = drops at the client TUN device (its qdisc and")
     print("the ring the daemon reads), i.e. packets the daemon did not take in time.")
     fmt_row = "%-6s %4s %-8s %-12s %7s %7s %7s %5s %6s %6s %11s %11s %7s %6s"
-    hdr = fmt_row % ("topo", "Mbit", "load", "impl", "med", "p99", "dp99", "loss%", "up",
-                     "down", "Jain up/dn", "drops e/i", "stalls", "tunq")
-    print(hdr)
-    print("-" * len(hdr))
+    print_header(fmt_row, ("topo", "Mbit", "load", "impl", "med", "p99", "dp99", "loss%",
+                           "up", "down", "Jain up/dn", "drops e/i", "stalls", "tunq"))
     order = {(t, l): (i, j) for i, t in enumerate(TOPOS) for j, l in enumerate(LOADS)}
     rows = [r for r in recs if r["variant"] == "default"]
     rows.sort(key=lambda r: (r["rate"], order.get((r["topo"], r["load"]), (9, 9)),
@@ -533,10 +538,8 @@ def target_rows(recs, r):
 
 def print_targets(recs):
     print("Targets (cakewg; the last column is wireguard-go in the same run for reference):")
-    hdr = "%-6s %4s %-8s  %-40s %12s  %-4s %14s" % ("topo", "Mbit", "load", "target",
-                                                    "cakewg", "", "wireguard-go")
-    print(hdr)
-    print("-" * len(hdr))
+    print_header("%-6s %4s %-8s  %-40s %12s  %-4s %14s", (
+        "topo", "Mbit", "load", "target", "cakewg", "", "wireguard-go"))
     npass = nmiss = 0
     rows = [r for r in recs if r["variant"] == "default" and r["impl"] == "cakewg"]
     order = {(t, l): (i, j) for i, t in enumerate(TOPOS) for j, l in enumerate(LOADS)}
@@ -559,11 +562,9 @@ def print_seeds(recs):
     print("Side by side (cakewg; the ping is the competing sparse flow; added50/added99 =")
     print("median/p99 minus the idle median; maxlen = the largest packet CAKE has been")
     print("handed since the daemon started, before split-gso cuts it):")
-    hdr = "%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
+    print_header("%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s", (
         "variant", "topo", "Mbit", "load", "med", "p99", "added50", "added99", "up",
-        "maxlen B", "drops", "stalls")
-    print(hdr)
-    print("-" * len(hdr))
+        "maxlen B", "drops", "stalls"))
     for r in seeds:
         p = r["ping"]
         idle = find(recs, topo=r["topo"], rate=r["rate"], load="idle", impl=r["impl"],
@@ -598,11 +599,9 @@ def print_backpressure(recs):
     if not rows:
         return
     print("Backpressure (local bottleneck, cakewg Cake = unlimited, client side counters):")
-    hdr = "%4s %-8s %-12s %8s %8s %10s %11s %9s %10s" % (
+    print_header("%4s %-8s %-12s %8s %8s %10s %11s %9s %10s", (
         "Mbit", "load", "impl", "p99", "dp99", "CAKE drops", "CAKE marks", "stalls",
-        "send errs")
-    print(hdr)
-    print("-" * len(hdr))
+        "send errs"))
     rows.sort(key=lambda r: (r["rate"], LOADS.index(r["load"]), r["impl"] != "cakewg"))
     for r in rows:
         c = r.get("cake_client")
@@ -622,11 +621,9 @@ def print_backpressure(recs):
     print("With vs without backpressure (cakewg, local bottleneck; underlay_limit=auto is the")
     print("learnt byte limit, off a 7 MiB send buffer as wireguard-go's; below = the client")
     print("veth's tbf backlog median/max in ms, tbf drops = datagrams lost under the socket):")
-    hdr = "%-20s %4s %-8s %8s %8s %7s %10s %8s %10s %10s" % (
+    print_header("%-20s %4s %-8s %8s %8s %7s %10s %8s %10s %10s", (
         "variant", "Mbit", "load", "p99", "dp99", "up", "CAKE drops", "stalls", "below ms",
-        "tbf drops")
-    print(hdr)
-    print("-" * len(hdr))
+        "tbf drops"))
     for r in seeds:
         c = r.get("cake_client") or {}
         up, _ = sums(r)
@@ -833,11 +830,9 @@ def cmd_tput_report(argv):
     print("Medians over the rounds; ratio = cakewg / wireguard-go (goodput: higher is better;")
     print("CPU-s/GB: lower is better). 'paired' = median of the per-round ratios, each from")
     print("two runs next to each other in time. CPU-s/Gbit = CPU-s/GB / 8 (DESIGN.md's unit).")
-    hdr = "%-5s %12s %12s %7s %7s | %14s %14s %7s %7s" % (
+    print_header("%-5s %12s %12s %7s %7s | %14s %14s %7s %7s", (
         "dir", "cakewg Mb/s", "wg-go Mb/s", "ratio", "paired", "cakewg CPUs/GB",
-        "wg-go CPUs/GB", "ratio", "paired")
-    print(hdr)
-    print("-" * len(hdr))
+        "wg-go CPUs/GB", "ratio", "paired"))
     per_gbit = []
     for d in ("up", "down"):
         rs = [r for r in recs if r["dir"] == d]
