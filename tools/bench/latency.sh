@@ -54,10 +54,6 @@ SAMPLE_INTERVAL=0.5
 UDP_LEN=1360
 UDP_OVER_PCT=150
 
-usage() {
-	sed -n '/^# Usage:/,/^# Bounded/p' "$0" | sed 's/^# \{0,1\}//'
-	exit "${1:-0}"
-}
 bad() { echo "latency.sh: $*" >&2; exit 2; }
 
 # add_list ARRAY ALLOWED VALUE: appends the comma-separated VALUE, checking each word.
@@ -125,6 +121,17 @@ cake_snap() {
 		"/var/run/wireguard/$(tun_if cakewg s).sock" "$2" || die "cakewg_get failed"
 }
 
+# counters_snap IMPL TAG N: the counters a run compares before (N 0) and after (N 1) it,
+# into $RAW/TAG-*N.txt: the client TUN's drops, the tbf's, and cakewg's CAKE on both sides.
+counters_snap() {
+	local impl=$1 tag=$2 i=$3
+	tun_drops_snap "$impl" >"$RAW/$tag-tunq$i.txt"
+	tbf_snap >"$RAW/$tag-tbf$i.txt"
+	if [ "$impl" = cakewg ]; then
+		cake_snap "$RAW/$tag-cake-c$i.txt" "$RAW/$tag-cake-s$i.txt"
+	fi
+}
+
 # cake_profile TOPO RATE [EXTRA]: cakewg's CAKE for the main matrix (plus EXTRA options).
 cake_profile() {
 	local topo=$1 rate=$2 extra=${3:-}
@@ -187,12 +194,12 @@ run_one() {
 	local c0="" c1="" s0="" s1=""
 	printf '[%s] %-6s %3s Mbit/s %-8s %-6s %s\n' "$(date +%T)" "$topo" "$rate" "$load" \
 		"$impl" "$variant"
-	tun_drops_snap "$impl" >"$RAW/$tag-tunq0.txt"
-	tbf_snap >"$RAW/$tag-tbf0.txt"
+	counters_snap "$impl" "$tag" 0
 	if [ "$impl" = cakewg ]; then
 		c0=$RAW/$tag-cake-c0.txt
 		s0=$RAW/$tag-cake-s0.txt
-		cake_snap "$c0" "$s0"
+		c1=$RAW/$tag-cake-c1.txt
+		s1=$RAW/$tag-cake-s1.txt
 		[ "$topo" = remote ] && shaped=$(awk "BEGIN { print $rate * 0.95 }")
 	fi
 	local sched0 sched1
@@ -207,13 +214,7 @@ run_one() {
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true
 	sched1=$(daemon_sched "$impl")
-	tun_drops_snap "$impl" >"$RAW/$tag-tunq1.txt"
-	tbf_snap >"$RAW/$tag-tbf1.txt"
-	if [ "$impl" = cakewg ]; then
-		c1=$RAW/$tag-cake-c1.txt
-		s1=$RAW/$tag-cake-s1.txt
-		cake_snap "$c1" "$s1"
-	fi
+	counters_snap "$impl" "$tag" 1
 	"$PY" "$BENCH_PY" lat-record "$RES" topo="$topo" rate="$rate" load="$load" \
 		impl="$impl" variant="$variant" note="$note" shaped="$shaped" duration="$DUR" \
 		interval="$PING_INTERVAL" ping="$RAW/$tag-ping.txt" up="$UP_JSON" down="$DOWN_JSON" \

@@ -31,6 +31,12 @@ declare -A DAEMON_PID_C DAEMON_PID_S
 # shellcheck disable=SC2034 # used by the scripts that source this file
 declare -A IMPL_NAMES_SH=([cakewg]=cakewg [wggo]=wireguard-go)
 
+# usage [STATUS]: the calling script's header from "# Usage:" to "# Bounded", then exit.
+usage() {
+	sed -n '/^# Usage:/,/^# Bounded/p' "$0" | sed 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
 # impl_tag IMPL: the letter in the interface names and the third octet of the tunnel.
 impl_tag() { case $1 in cakewg) echo k ;; wggo) echo g ;; *) die "unknown implementation $1" ;; esac; }
 impl_net() { case $1 in cakewg) echo 1 ;; wggo) echo 2 ;; *) die "unknown implementation $1" ;; esac; }

@@ -23,11 +23,6 @@ SECS=10
 STREAMS=1
 KEEP=
 
-usage() {
-	sed -n '/^# Usage:/,/^# Bounded/p' "$0" | sed 's/^# \{0,1\}//'
-	exit "${1:-0}"
-}
-
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) ROUNDS=$2; shift ;;
