@@ -43,4 +43,18 @@ static inline bool wg_endpoint_same_remote(const struct wg_endpoint *a, const st
 	return true;
 }
 
+/* True when datagrams to a and b leave the same way: same remote, same local source. */
+static inline bool wg_endpoint_same_path(const struct wg_endpoint *a, const struct wg_endpoint *b)
+{
+	if (!wg_endpoint_same_remote(a, b) || a->has_src != b->has_src)
+		return false;
+	if (!a->has_src)
+		return true;
+	if (a->src_ifindex != b->src_ifindex)
+		return false;
+	if (a->remote.addr.sa_family == AF_INET)
+		return a->src4.s_addr == b->src4.s_addr;
+	return !memcmp(&a->src6, &b->src6, sizeof(a->src6));
+}
+
 #endif

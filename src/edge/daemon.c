@@ -61,6 +61,7 @@ struct daemon {
 	struct wg_pkt *spare_big;
 	ev_io tun_w, udp4_w, udp6_w, udp_write_w, nl_w;
 	ev_timer timers_w, tx_w;
+	ev_timer rx_more_w; /* coalesced datagrams wait in the underlay: take them next */
 	ev_prepare prepare_w;
 	ev_signal sigint_w, sigterm_w;
 	uint64_t now_ns;
@@ -243,15 +244,36 @@ static bool udp_batch(struct daemon *d, int fd)
 	return n == WG_DAEMON_BATCH;
 }
 
+/* Up to WG_DAEMON_RX_BATCHES batches from fd. Datagrams of a coalesced receive that are
+ * left in the underlay are taken in the next iteration: the socket may have nothing more
+ * to wake us for them, and the other sources get their turn first. */
+static void udp_drain(struct daemon *d, int fd)
+{
+	tick(d);
+	for (int b = 0; b < WG_DAEMON_RX_BATCHES && udp_batch(d, fd); b++)
+		tick(d);
+	if (wg_underlay_rx_pending(&d->udp) >= 0 && !ev_is_active(&d->rx_more_w)) {
+		ev_timer_set(&d->rx_more_w, 0., 0.);
+		ev_timer_start(d->loop, &d->rx_more_w);
+	}
+}
+
 static void udp_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
+	(void)loop;
+	(void)revents;
+	udp_drain(w->data, w->fd);
+}
+
+static void rx_more_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
 	struct daemon *d = w->data;
+	int fd = wg_underlay_rx_pending(&d->udp);
 
 	(void)loop;
 	(void)revents;
-	tick(d);
-	for (int b = 0; b < WG_DAEMON_RX_BATCHES && udp_batch(d, w->fd); b++)
-		tick(d);
+	if (fd >= 0)
+		udp_drain(d, fd);
 }
 
 static void writable_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -411,18 +433,23 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 
 	wg_devconf_buf_printf(out,
 			      "backpressure_stalls=%llu\nunderlay_limit=%u\nunderlay_drain_rate=%llu\n"
-			      "underlay_limit_setting=%s\nunderlay_send_blocked=%llu\n",
+			      "underlay_limit_setting=%s\nunderlay_send_blocked=%llu\n"
+			      "underlay_trains=%llu\nunderlay_trains_refused=%llu\n",
 			      (unsigned long long)wg_underlay_stalls(&d->udp), bql->limit,
 			      (unsigned long long)bql->rate,
 			      wg_devconf_underlay_limit_format(setting, d->udp.limit_setting),
-			      (unsigned long long)d->udp.stats.blocked);
+			      (unsigned long long)d->udp.stats.blocked,
+			      (unsigned long long)d->udp.stats.trains,
+			      (unsigned long long)d->udp.stats.trains_refused);
 	wg_devconf_buf_printf(out,
 			      "underlay_sent=%llu\nunderlay_send_errors=%llu\n"
-			      "underlay_received=%llu\nunderlay_truncated=%llu\ntun_write_errors=%llu\n"
+			      "underlay_received=%llu\nunderlay_rx_trains=%llu\nunderlay_truncated=%llu\n"
+			      "tun_write_errors=%llu\n"
 			      "tun_writes=%llu\ntun_gro_coalesced=%llu\ntun_gso_writes=%llu\n",
 			      (unsigned long long)d->udp.stats.sent,
 			      (unsigned long long)d->udp.stats.send_errors,
 			      (unsigned long long)d->udp.stats.received,
+			      (unsigned long long)d->udp.stats.rx_trains,
 			      (unsigned long long)d->udp.stats.truncated,
 			      (unsigned long long)d->gro.stats.write_errors,
 			      (unsigned long long)d->gro.stats.writes,
@@ -519,11 +546,13 @@ static void start_watchers(struct daemon *d)
 	ev_io_init(&d->nl_w, nl_cb, wg_netlink_events_fd(d->nlev), EV_READ);
 	ev_timer_init(&d->timers_w, timers_cb, 0., 0.);
 	ev_timer_init(&d->tx_w, tx_cb, 0., 0.);
+	ev_timer_init(&d->rx_more_w, rx_more_cb, 0., 0.);
 	ev_prepare_init(&d->prepare_w, prepare_cb);
 	ev_signal_init(&d->sigint_w, signal_cb, SIGINT);
 	ev_signal_init(&d->sigterm_w, signal_cb, SIGTERM);
 	d->tun_w.data = d->udp4_w.data = d->udp6_w.data = d->udp_write_w.data = d;
 	d->nl_w.data = d->timers_w.data = d->tx_w.data = d->prepare_w.data = d;
+	d->rx_more_w.data = d;
 	ev_io_start(d->loop, &d->tun_w);
 	ev_io_start(d->loop, &d->nl_w);
 	ev_prepare_start(d->loop, &d->prepare_w);

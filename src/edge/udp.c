@@ -425,13 +425,18 @@ static void tx_build(struct wg_udp *u, unsigned int i, const struct wg_udp_tx *t
 
 	skip_refused_source(u, f, tx->ep);
 	memset(mh, 0, sizeof(*mh));
-	u->scratch->iov[i].iov_base = (void *)tx->buf;
-	u->scratch->iov[i].iov_len = tx->len;
 	u->scratch->names[i] = tx->ep->remote;
 	mh->msg_name = &u->scratch->names[i];
 	mh->msg_namelen = f == WG_UDP_V4 ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
-	mh->msg_iov = &u->scratch->iov[i];
-	mh->msg_iovlen = 1;
+	if (tx->iovcnt) {
+		mh->msg_iov = (struct iovec *)tx->iov; /* sendmmsg only reads it */
+		mh->msg_iovlen = tx->iovcnt;
+	} else {
+		u->scratch->iov[i].iov_base = (void *)tx->buf;
+		u->scratch->iov[i].iov_len = tx->len;
+		mh->msg_iov = &u->scratch->iov[i];
+		mh->msg_iovlen = 1;
+	}
 	tx_control(u, i, tx, f);
 }
 

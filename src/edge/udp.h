@@ -18,10 +18,12 @@
  *   out, and the rest stay with the caller until the socket is writable.
  * - ECN: the outer TOS/traffic class is received (IP_RECVTOS / IPV6_RECVTCLASS) and can
  *   be set per datagram, so the caller can apply RFC 6040.
- * - Offloads, for later throughput work: UDP GSO (a UDP_SEGMENT cmsg on a datagram made
- *   of equal segments) is probed at open and switched off for good on EIO (the egress
- *   device cannot checksum); UDP GRO is asked for only when configured, and a coalesced
- *   datagram reports its segment size.
+ * - Offloads: UDP GSO (a UDP_SEGMENT cmsg on a datagram made of equal segments, the last
+ *   possibly shorter: one trip down the stack for the whole train) is probed at open and
+ *   switched off for good on EIO (the egress device cannot checksum); the caller may
+ *   switch it off too (gso[f] = false) when a train is refused for another reason. UDP
+ *   GRO is asked for only when configured, and a coalesced datagram reports its segment
+ *   size.
  */
 #ifndef CAKEWG_SRC_EDGE_UDP_H
 #define CAKEWG_SRC_EDGE_UDP_H
@@ -31,6 +33,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include "src/core/compiler.h"
 #include "src/core/endpoint.h"
@@ -70,10 +73,14 @@ struct wg_udp_rx {
 	bool truncated;	       /* larger than cap: the tail is lost, drop it */
 };
 
-/* One datagram (or, with gso_size, a train of equal datagrams) to send. */
+/* One datagram (or, with gso_size, a train of equal datagrams) to send: buf and len, or,
+ * when iovcnt is not 0, the concatenation of iov[0..iovcnt) (which must stay valid until
+ * wg_udp_send returns). */
 struct wg_udp_tx {
 	const void *buf;
 	size_t len;
+	const struct iovec *iov;
+	unsigned int iovcnt;
 	struct wg_endpoint *ep; /* has_src may be cleared when the source is gone */
 	uint8_t tos;		/* outer TOS / traffic class; 0: leave the socket's */
 	uint16_t gso_size;	/* >0: split into datagrams of this size (needs gso) */

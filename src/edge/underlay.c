@@ -8,6 +8,7 @@
 #include "src/edge/underlay.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qdisc/ecn.h"
@@ -69,12 +70,21 @@ int wg_underlay_set_limit(struct wg_underlay *u, uint32_t setting)
 	return ret;
 }
 
+/* Forgets the coalesced datagrams not handed out yet (their socket closes). */
+static void rx_reset(struct wg_underlay *u)
+{
+	u->rxq.have = u->rxq.next = 0;
+	u->rxq.off = 0;
+	u->rxq.fd = -1;
+}
+
 static int open_udp(struct wg_underlay *u, uint16_t port)
 {
 	struct wg_udp_config cfg = {
 		.port = port,
 		.fwmark = u->fwmark,
 		.sndbuf_bytes = WG_BQL_INIT_BYTES,
+		.gro = u->rxq.bufs != NULL,
 	};
 	int ret = wg_udp_open(&u->udp, &cfg);
 
@@ -97,6 +107,9 @@ int wg_underlay_open(struct wg_underlay *u, struct wg_device *dev, uint16_t port
 		wg_bql_init(&u->gate[f].bql);
 	u->rebound = rebound;
 	u->rebound_ctx = ctx;
+	/* Without these buffers the sockets do without GRO. */
+	u->rxq.bufs = malloc((size_t)WG_UNDERLAY_BATCH * WG_UNDERLAY_GRO_BYTES);
+	rx_reset(u);
 	ret = open_udp(u, port);
 	sync_udp(u);
 	return ret;
@@ -124,6 +137,9 @@ void wg_underlay_close(struct wg_underlay *u)
 	if (u->fd4 >= 0 || u->fd6 >= 0)
 		wg_udp_close(&u->udp);
 	u->fd4 = u->fd6 = u->blocked_fd = -1;
+	free(u->rxq.bufs);
+	u->rxq.bufs = NULL;
+	rx_reset(u);
 }
 
 /* What the old sockets learned stays: the counters and the sources the kernel refused. */
@@ -140,6 +156,7 @@ int wg_underlay_rebind(struct wg_underlay *u, uint16_t port)
 	int ret;
 
 	drop_batches(u);
+	rx_reset(u);
 	u->blocked_fd = -1;
 	for (int f = 0; f < WG_UDP_FAMILIES; f++)
 		u->gate[f].bql.stalled = u->gate[f].starved = u->gate[f].measured = false;
@@ -173,11 +190,97 @@ int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark)
 
 /* --- receive --- */
 
-int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n)
+/* The pool buffer gets what the socket said of the datagram (msg_len is set; 0 when
+ * truncated). */
+static void rx_meta(struct wg_underlay *u, struct wg_pkt *pkt, const struct wg_udp_rx *rx,
+		    bool truncated)
+{
+	if (truncated)
+		u->stats.truncated++;
+	pkt->src = rx->ep;
+	pkt->outer_ecn = rx->tos & CAKE_ECN_MASK;
+	u->stats.received++;
+}
+
+/* One datagram at a time, straight into the pool buffers. */
+static int recv_direct(struct wg_underlay *u, enum wg_udp_family f, struct wg_pkt **pkts, int n)
 {
 	struct wg_udp_rx rx[WG_UNDERLAY_BATCH];
-	enum wg_udp_family f;
 	int got;
+
+	for (int i = 0; i < n; i++) {
+		rx[i].buf = wg_pkt_msg(pkts[i]);
+		rx[i].cap = wg_pkt_room(pkts[i]) + DATA_HEADROOM_LEN;
+	}
+	got = wg_udp_recv(&u->udp, f, rx, (unsigned int)n);
+	for (int i = 0; i < got; i++) {
+		pkts[i]->msg_len = rx[i].truncated ? 0 : (uint32_t)rx[i].len;
+		rx_meta(u, pkts[i], &rx[i], rx[i].truncated);
+	}
+	return got > 0 ? got : 0;
+}
+
+/* Hands out waiting datagrams of coalesced receives into pkts[0..n); returns how many. */
+static int rx_hand_out(struct wg_underlay *u, struct wg_pkt **pkts, int n)
+{
+	struct wg_underlay_rx *q = &u->rxq;
+	int k = 0;
+
+	while (k < n && q->next < q->have) {
+		const struct wg_udp_rx *rx = &q->rx[q->next];
+		size_t seg = rx->gro_size ? rx->gro_size : rx->len;
+		size_t len = WG_MIN(seg, rx->len - q->off);
+		struct wg_pkt *pkt = pkts[k++];
+		bool truncated = rx->truncated || len > wg_pkt_room(pkt) + DATA_HEADROOM_LEN;
+
+		pkt->msg_len = truncated ? 0 : (uint32_t)len;
+		if (!truncated)
+			memcpy(wg_pkt_msg(pkt), (const uint8_t *)rx->buf + q->off, len);
+		rx_meta(u, pkt, rx, truncated);
+		if (rx->gro_size && rx->len > seg)
+			u->stats.rx_trains++;
+		q->off += len;
+		if (q->off >= rx->len || rx->truncated || !len) {
+			q->next++;
+			q->off = 0;
+		}
+	}
+	if (q->next == q->have)
+		rx_reset(u);
+	return k;
+}
+
+/* Coalesced receives into the underlay's buffers, cut into datagrams for pkts. */
+static int recv_coalesced(struct wg_underlay *u, enum wg_udp_family f, int fd,
+			  struct wg_pkt **pkts, int n)
+{
+	struct wg_underlay_rx *q = &u->rxq;
+	int k = 0, got;
+
+	if (q->have) {
+		if (q->fd != fd)
+			return 0; /* the other socket's come first */
+		k = rx_hand_out(u, pkts, n);
+		if (k == n || q->have)
+			return k;
+	}
+	for (int i = 0; i < n - k; i++) {
+		q->rx[i].buf = q->bufs + (size_t)i * WG_UNDERLAY_GRO_BYTES;
+		q->rx[i].cap = WG_UNDERLAY_GRO_BYTES;
+	}
+	got = wg_udp_recv(&u->udp, f, q->rx, (unsigned int)(n - k));
+	if (got <= 0)
+		return k;
+	q->have = (unsigned int)got;
+	q->next = 0;
+	q->off = 0;
+	q->fd = fd;
+	return k + rx_hand_out(u, pkts + k, n - k);
+}
+
+int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n)
+{
+	enum wg_udp_family f;
 
 	if (fd < 0 || n <= 0)
 		return 0;
@@ -189,24 +292,14 @@ int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n)
 		return 0; /* a socket closed by a rebind */
 	if (n > WG_UNDERLAY_BATCH)
 		n = WG_UNDERLAY_BATCH;
-	for (int i = 0; i < n; i++) {
-		rx[i].buf = wg_pkt_msg(pkts[i]);
-		rx[i].cap = wg_pkt_room(pkts[i]) + DATA_HEADROOM_LEN;
-	}
-	got = wg_udp_recv(&u->udp, f, rx, (unsigned int)n);
-	if (got <= 0)
-		return 0;
-	for (int i = 0; i < got; i++) {
-		struct wg_pkt *pkt = pkts[i];
+	if (u->udp.gro[f] && u->rxq.bufs)
+		return recv_coalesced(u, f, fd, pkts, n);
+	return recv_direct(u, f, pkts, n);
+}
 
-		pkt->msg_len = rx[i].truncated ? 0 : (uint32_t)rx[i].len;
-		if (rx[i].truncated)
-			u->stats.truncated++;
-		pkt->src = rx[i].ep;
-		pkt->outer_ecn = rx[i].tos & CAKE_ECN_MASK;
-	}
-	u->stats.received += (uint64_t)got;
-	return got;
+int wg_underlay_rx_pending(const struct wg_underlay *u)
+{
+	return u->rxq.have ? u->rxq.fd : -1;
 }
 
 /* --- send --- */
@@ -240,26 +333,78 @@ static void stall(struct wg_underlay *u, enum wg_udp_family f)
 	wg_bql_stall(&u->gate[f].bql, u->now_ns, held_bytes(u, f));
 }
 
+/* --- trains (UDP GSO) --- */
+
+/* Whether pkts[i] may join the train that starts at pkts[first] and has n messages of
+ * `bytes` so far: the same way out and outer TOS, no longer than the first, after a
+ * message as long as the first (only a train's last segment may be shorter), and room
+ * left in one datagram. */
+static bool joins_train(const struct wg_underlay_batch *b, unsigned int first, unsigned int n,
+			size_t bytes, unsigned int i)
+{
+	uint32_t seg = b->pkts[first]->msg_len, len = b->pkts[i]->msg_len;
+
+	if (n == WG_UDP_GSO_MAX_SEGMENTS || len > seg || b->pkts[i - 1]->msg_len != seg ||
+	    bytes + len > WG_UNDERLAY_TRAIN_MAX_BYTES)
+		return false;
+	return b->tos[i] == b->tos[first] && wg_endpoint_same_path(&b->eps[i], &b->eps[first]);
+}
+
+/* Describes f's batch from pkts[from] as send entries: one per train when the socket has
+ * GSO, else one per message. counts[k] is how many messages tx[k] carries. Returns the
+ * number of entries. */
+static unsigned int build_tx(struct wg_underlay *u, enum wg_udp_family f, unsigned int from,
+			     struct wg_udp_tx *tx, struct iovec *iov, unsigned int *counts)
+{
+	struct wg_underlay_batch *b = &u->batch[f];
+	bool gso = u->udp.gso[f];
+	unsigned int k = 0, i = from;
+
+	while (i < b->n) {
+		unsigned int first = i, n = 0;
+		size_t bytes = 0;
+
+		do {
+			iov[i] = (struct iovec){.iov_base = wg_pkt_msg(b->pkts[i]),
+						.iov_len = b->pkts[i]->msg_len};
+			bytes += b->pkts[i]->msg_len;
+			i++;
+			n++;
+		} while (gso && i < b->n && joins_train(b, first, n, bytes, i));
+		tx[k] = (struct wg_udp_tx){
+			.iov = &iov[first],
+			.iovcnt = n,
+			.ep = &b->eps[first],
+			.tos = b->tos[first],
+			.gso_size = n > 1 ? (uint16_t)b->pkts[first]->msg_len : 0,
+		};
+		counts[k++] = n;
+	}
+	return k;
+}
+
 /* Sends one family's batch; the sent packets go back to the pool. -EAGAIN when some wait
  * or the socket has no room left. */
 static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 {
 	struct wg_underlay_batch *b = &u->batch[f];
 	struct wg_udp_tx tx[WG_UNDERLAY_BATCH];
+	struct iovec iov[WG_UNDERLAY_BATCH];
+	unsigned int counts[WG_UNDERLAY_BATCH];
 	struct wg_udp_send_result res;
 	unsigned int done = 0;
 
-	for (unsigned int i = 0; i < b->n; i++)
-		tx[i] = (struct wg_udp_tx){.buf = wg_pkt_msg(b->pkts[i]),
-					   .len = b->pkts[i]->msg_len,
-					   .ep = &b->eps[i],
-					   .tos = b->tos[i]};
 	while (done < b->n) {
-		enum wg_udp_send_outcome o = wg_udp_send(&u->udp, tx + done, b->n - done, &res);
+		unsigned int ntx = build_tx(u, f, done, tx, iov, counts), went = 0;
+		enum wg_udp_send_outcome o = wg_udp_send(&u->udp, tx, ntx, &res);
 
-		put_pkts(u, b, done, res.sent);
-		u->stats.sent += res.sent;
-		done += res.sent;
+		for (unsigned int k = 0; k < res.sent; k++) {
+			went += counts[k];
+			u->stats.trains += counts[k] > 1;
+		}
+		put_pkts(u, b, done, went);
+		u->stats.sent += went;
+		done += went;
 		if (o == WG_UDP_SENT_ALL)
 			break;
 		if (o == WG_UDP_SEND_BLOCKED) {
@@ -271,6 +416,14 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 				(void)size_sndbuf(u, f);
 			stall(u, f);
 			break;
+		}
+		if (counts[res.sent] > 1) {
+			/* A train refused (EIO: the device cannot checksum; EINVAL: a segment is
+			 * larger than the route's MTU, so it must be fragmented): its messages go
+			 * one by one, and this socket sends no more trains. */
+			u->udp.gso[f] = false;
+			u->stats.trains_refused++;
+			continue;
 		}
 		/* An unreachable peer or a refused packet: this one cannot go; drop it,
 		 * counted, and keep the batch moving. */

@@ -7,6 +7,19 @@
  * inner header). Handshake messages go out at once, marked AF41 as Linux marks them. A
  * change of listen port reopens the sockets and tells the daemon through rebound().
  *
+ * Trains: consecutive messages of a batch that leave the same way (endpoint, source, outer
+ * TOS) and have one length (the last may be shorter) go as one UDP GSO send, which the
+ * kernel carries down the stack as one packet and cuts at the device (or wherever
+ * something below needs single datagrams): the per-packet work of the send path, most of
+ * what a datagram costs, is done once per train. The peer receives the same datagrams,
+ * so any WireGuard peer takes them. A refused train is sent message by message, and that
+ * socket sends no more trains.
+ *
+ * Receive: the sockets ask for UDP GRO, so a train (from a peer that sends them, or
+ * joined by the kernel on the way in) arrives in one piece, and is cut into datagrams
+ * here. Where the kernel has no UDP GRO, datagrams arrive one by one, straight into the
+ * packet buffers.
+ *
  * Backpressure: each family's socket may hold a limited number of bytes (src/core/bql.h:
  * a few milliseconds' worth of the rate at which they drain, learnt while it stalls), and
  * its send buffer is that limit. A data message is taken only while the socket, as
@@ -30,6 +43,11 @@ enum wg_underlay_limits {
 	/* What a datagram costs the socket beyond its payload (sk_buff, shared info and the
 	 * slab's rounding: 1452 bytes are held as 2304 on x86-64), rounded up. */
 	WG_UNDERLAY_SKB_COST = 1024,
+	/* A coalesced receive (UDP GRO) is at most one IP datagram. */
+	WG_UNDERLAY_GRO_BYTES = 65535,
+	/* The largest train: the most a UDP datagram may carry over IPv4 (65535 less the
+	 * IPv4 and UDP headers); IPv6 allows a little more. */
+	WG_UNDERLAY_TRAIN_MAX_BYTES = 65535 - 20 - 8,
 	/* Backpressure off: the send buffer wireguard-go asks for (socketBufferSize). */
 	WG_UNDERLAY_SNDBUF_OFF_BYTES = 7 << 20,
 	/* The send buffer follows the limit when they differ by more than limit >> this. */
@@ -48,9 +66,26 @@ struct wg_underlay_batch {
 	unsigned int n;
 };
 
+/*
+ * Coalesced datagrams (UDP GRO) received into the underlay's own buffers and handed out
+ * one datagram per packet buffer; what did not fit the caller's batch waits here, for
+ * the socket it came from.
+ */
+struct wg_underlay_rx {
+	uint8_t *bufs; /* WG_UNDERLAY_BATCH buffers of WG_UNDERLAY_GRO_BYTES; NULL: no GRO */
+	struct wg_udp_rx rx[WG_UNDERLAY_BATCH];
+	unsigned int have; /* entries received */
+	unsigned int next; /* the entry being handed out */
+	size_t off;	   /* where its next datagram starts */
+	int fd;		   /* the socket they came from */
+};
+
 struct wg_underlay_stats {
 	uint64_t sent, send_errors, blocked, received, truncated;
+	uint64_t rx_trains; /* received datagrams that the kernel had coalesced (GRO) */
 	uint64_t sndbuf_errors; /* the kernel refused a send buffer size */
+	uint64_t trains;	/* sends that carried several messages (UDP GSO) */
+	uint64_t trains_refused; /* refused trains: GSO then off for that socket */
 };
 
 /* One family's byte queue limit and the room left in this send round. */
@@ -76,6 +111,7 @@ struct wg_underlay {
 	uint32_t limit_setting; /* 0: learnt, WG_UNDERLAY_LIMIT_OFF, or fixed bytes */
 	struct wg_underlay_batch batch[WG_UDP_FAMILIES];
 	struct wg_underlay_gate gate[WG_UDP_FAMILIES];
+	struct wg_underlay_rx rxq;
 	struct wg_underlay_stats stats;
 };
 
@@ -92,8 +128,11 @@ int wg_underlay_rebind(struct wg_underlay *u, uint16_t port);
 int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark);
 
 /* Receives up to n datagrams from fd into pkts (at wg_pkt_msg, msg_len set, src set).
- * Returns how many, 0 when none. A truncated datagram gets msg_len 0. */
+ * Returns how many, 0 when none. A truncated datagram gets msg_len 0. With UDP GRO, the
+ * datagrams of a coalesced receive that did not fit stay for the next call on fd. */
 int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n);
+/* The socket whose coalesced datagrams wait for wg_underlay_recv, or -1. */
+int wg_underlay_rx_pending(const struct wg_underlay *u);
 
 /* Starts a send round at now_ns: the sockets' room is measured afresh. */
 void wg_underlay_begin(struct wg_underlay *u, uint64_t now_ns);

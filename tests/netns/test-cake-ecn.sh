@@ -84,7 +84,8 @@ fi
 
 log "== 2. RFC 6040 decapsulation: outer CE from the path becomes inner CE at cakewg"
 # This kernel has no netem and no tc actions: nftables marks one ECT(0) datagram in 50
-# CE on its way out of A, as a congested router would.
+# CE on its way out of A, as a congested router would (a train of datagrams, one UDP GSO
+# packet there, is marked as a whole).
 if ! command -v nft >/dev/null; then
 	log "SKIP: no nft to mark the outer header on the path"
 	finish
@@ -107,11 +108,14 @@ capture_stop inner
 inner=$CAP
 capture_stop outer
 outer=$CAP
-outer_ce=$(jget "$outer" "j['ecn'][3]")
+# Datagrams, not packets: cakewg sends trains (UDP GSO), and the rule marks a whole
+# train, which the receiver takes as that many CE datagrams.
+outer_ce=$(jget "$outer" "j['ecn_segs'][3]")
 inner_ce=$(jget "$inner" "j['ecn_segs'][3]")
 cake_marks=$(jget "$(cake_json "${P}wa")" "sum(t['ecn_mark'] for t in j['tins'])")
 ecn_drops=$(ext_val "${P}wb" rx_ecn_drops)
-log "goodput $rate Mbit/s; outer CE $outer_ce of $(jget "$outer" "j['packets']") datagrams;" \
+log "goodput $rate Mbit/s; outer CE $outer_ce of $(jget "$outer" "sum(j['ecn_segs'])") datagrams" \
+	"($(jget "$outer" "j['packets']") packets, $(jget "$outer" "j['gso']") of them trains);" \
 	"inner CE $inner_ce; marked by A's CAKE $cake_marks; B's rx_ecn_drops $ecn_drops"
 log "B's TUN writes: $(jget "$inner" "j['packets']") TCP packets, $(jget "$inner" "j['gso']")" \
 	"of them coalesced (GRO: $(ext_val "${P}wb" tun_gro_coalesced) segments joined)"

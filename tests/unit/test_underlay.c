@@ -2,9 +2,10 @@
 /*
  * The daemon's underlay on loopback, each test in its own network namespace: packet
  * ownership (every buffer goes back to the device's pool: sent, refused or closed),
- * batches per family with the outer ECN bits, AF41 on handshakes, backpressure that
- * keeps every packet in order, rebinding with its callback, and a vanished source that
- * the caller's endpoint may keep naming.
+ * batches per family with the outer ECN bits, trains of equal messages (UDP GSO) and
+ * their fallback, AF41 on handshakes, backpressure that keeps every packet in order,
+ * rebinding with its callback, and a vanished source that the caller's endpoint may keep
+ * naming.
  */
 #define _GNU_SOURCE /* unshare(), in tests/support/netns.h */
 #include "src/edge/underlay.h"
@@ -192,6 +193,172 @@ Test(underlay, batches_both_families)
 		wg_device_pkt_put(&dev, pkt);
 	}
 	cr_assert_eq(b.stats.received, 2 * per_family);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
+static uint64_t mono_ns(void);
+
+/* Queues one message per entry of lens (seq = index) to eps[which[i]] with ecns[i], flushes,
+ * and checks that each arrives whole, in order, on the family's socket of b. */
+static void send_and_expect(struct wg_underlay *a, struct wg_underlay *b, const uint32_t *lens,
+			    const struct wg_endpoint *eps, const unsigned int *which,
+			    const uint8_t *ecns, uint32_t n)
+{
+	wg_underlay_begin(a, mono_ns());
+	for (uint32_t i = 0; i < n; i++)
+		cr_assert_eq(wg_underlay_queue(a, &eps[which[i]], data_pkt(i, lens[i], ecns[i])), 0);
+	cr_assert_eq(wg_underlay_flush(a), 0);
+	cr_assert_eq(dev.pool.outstanding, 0, "sent packets go back to the pool");
+	for (uint32_t i = 0; i < n; i++) {
+		int fd = eps[which[i]].remote.addr.sa_family == AF_INET ? b->fd4 : b->fd6;
+		struct wg_pkt *pkt = recv_one(b, fd);
+
+		expect_payload(pkt, i, lens[i]);
+		cr_assert_eq(pkt->outer_ecn, cake_ecn_encap(ecns[i]), "datagram %u", i);
+		wg_device_pkt_put(&dev, pkt);
+	}
+}
+
+/*
+ * Messages of one length to one endpoint leave as one UDP GSO send (a train), the last
+ * one possibly shorter; the peer still receives each as its own datagram, whole and in
+ * order. A train ends where the endpoint, the outer ECN bits or the length change, or a
+ * shorter message was its last.
+ */
+Test(underlay, trains_of_equal_messages)
+{
+	enum { N = 20 };
+	struct wg_underlay a, b;
+	struct wg_endpoint eps[3];
+	uint32_t lens[N];
+	unsigned int which[N] = {0};
+	uint8_t ecns[N] = {0};
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	if (!a.udp.gso[WG_UDP_V4] || !a.udp.gso[WG_UDP_V6])
+		cr_skip_test("the kernel has no UDP GSO");
+	eps[0] = endpoint(AF_INET, "127.0.0.1", b.port);
+	eps[1] = endpoint(AF_INET6, "::1", b.port);
+	eps[2] = endpoint(AF_INET, "127.0.0.2", b.port);
+
+	/* 19 of 1452 bytes and a shorter last: one train per family. */
+	for (uint32_t i = 0; i < N; i++)
+		lens[i] = i == N - 1 ? 300 : 1452;
+	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	cr_assert_eq(a.stats.trains, 1);
+	for (uint32_t i = 0; i < N; i++)
+		which[i] = 1;
+	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	cr_assert_eq(a.stats.trains, 2);
+
+	/*
+	 * 0-3 one train; 4 (another address) alone; 5-6 a train ended by 6 being shorter;
+	 * 7-9 a train ended by 10's ECN bits; 10-11 a train; 12 (longer than 11, so it
+	 * starts anew) and the shorter 13 a train; 14-19 a train. 4 is the only single.
+	 */
+	for (uint32_t i = 0; i < N; i++) {
+		lens[i] = i == 6 ? 1000 : i >= 12 ? 1200 : 1100;
+		which[i] = i == 4 ? 2 : 0;
+		ecns[i] = i == 10 || i == 11 ? CAKE_ECN_ECT_0 : CAKE_ECN_NOT_ECT;
+	}
+	lens[12] = 1300;
+	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	cr_assert_eq(a.stats.trains, 2 + 6, "trains: %llu", (unsigned long long)a.stats.trains);
+	cr_assert_eq(a.stats.sent, 3 * N);
+	cr_assert_eq(a.stats.trains_refused, 0);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
+/*
+ * A train the kernel refuses (here its segments are larger than the link's MTU: one
+ * datagram may be fragmented, a GSO segment may not) is sent message by message, and
+ * that socket sends no more trains.
+ */
+Test(underlay, refused_train_goes_one_by_one)
+{
+	enum { N = 6 };
+	struct wg_underlay a, b;
+	struct wg_endpoint eps[1];
+	uint32_t lens[N];
+	unsigned int which[N] = {0};
+	uint8_t ecns[N] = {0};
+
+	if (system("ip link set dev lo mtu 1200") != 0)
+		cr_skip_test("needs ip(8)");
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	if (!a.udp.gso[WG_UDP_V4])
+		cr_skip_test("the kernel has no UDP GSO");
+	eps[0] = endpoint(AF_INET, "127.0.0.1", b.port);
+	for (uint32_t i = 0; i < N; i++)
+		lens[i] = 1300;
+	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	cr_assert_eq(a.stats.trains_refused, 1);
+	cr_assert_eq(a.stats.trains, 0);
+	cr_assert_eq(a.stats.send_errors, 0);
+	cr_assert_not(a.udp.gso[WG_UDP_V4], "no more trains on this socket");
+	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	cr_assert_eq(a.stats.trains_refused, 1, "no train was tried again");
+	cr_assert_eq(a.stats.sent, 2 * N);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
+/*
+ * A train arrives at a socket with UDP GRO in one piece and is cut into its datagrams.
+ * What does not fit the caller's batch waits for the next call on that socket (a call
+ * for the other socket takes nothing meanwhile, and loses nothing).
+ */
+Test(underlay, coalesced_receive_cut_into_datagrams)
+{
+	enum { N = 24, LEN = 1452, LAST = 100, BATCH = 7 }; /* N within the first limit */
+	struct wg_underlay a, b;
+	struct wg_endpoint to_b4, to_b6;
+	struct wg_pkt *pkts[BATCH];
+	uint32_t got = 0;
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	if (!a.udp.gso[WG_UDP_V4] || !b.udp.gro[WG_UDP_V4])
+		cr_skip_test("the kernel has no UDP GSO or GRO");
+	to_b4 = endpoint(AF_INET, "127.0.0.1", b.port);
+	to_b6 = endpoint(AF_INET6, "::1", b.port);
+	wg_underlay_begin(&a, mono_ns());
+	for (uint32_t i = 0; i < N; i++)
+		cr_assert_eq(wg_underlay_queue(&a, &to_b4, data_pkt(i, i == N - 1 ? LAST : LEN, 0)), 0);
+	cr_assert_eq(wg_underlay_queue(&a, &to_b6, data_pkt(N, 200, 0)), 0);
+	cr_assert_eq(wg_underlay_flush(&a), 0);
+	cr_assert_eq(a.stats.trains, 1);
+	cr_assert(wait_fd(b.fd4, POLLIN));
+	cr_assert(wait_fd(b.fd6, POLLIN));
+	while (got < N) {
+		int n;
+
+		for (int i = 0; i < BATCH; i++)
+			pkts[i] = wg_device_pkt_get(&dev, false);
+		n = wg_underlay_recv(&b, b.fd4, pkts, BATCH);
+		cr_assert_eq(n, (int)WG_MIN(BATCH, N - got), "%u of %u so far", got, N);
+		for (int i = 0; i < n; i++, got++)
+			expect_payload(pkts[i], got, got == N - 1 ? LAST : LEN);
+		if (got < N) {
+			cr_assert_eq(wg_underlay_rx_pending(&b), b.fd4);
+			cr_assert_eq(wg_underlay_recv(&b, b.fd6, pkts + n, BATCH - n), 0,
+				     "the other socket waits");
+		}
+		for (int i = 0; i < BATCH; i++)
+			wg_device_pkt_put(&dev, pkts[i]);
+	}
+	cr_assert_eq(wg_underlay_rx_pending(&b), -1);
+	cr_assert_eq(b.stats.rx_trains, N);
+	cr_assert_eq(b.stats.received, N);
+	pkts[0] = recv_one(&b, b.fd6);
+	expect_payload(pkts[0], N, 200);
+	wg_device_pkt_put(&dev, pkts[0]);
+	cr_assert_eq(b.stats.rx_trains, N, "a single datagram is not a train");
+	cr_assert_eq(dev.pool.outstanding, 0);
 	wg_underlay_close(&a);
 	wg_underlay_close(&b);
 }
