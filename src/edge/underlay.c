@@ -335,17 +335,34 @@ static void stall(struct wg_underlay *u, enum wg_udp_family f)
 
 /* --- trains (UDP GSO) --- */
 
+/*
+ * The most a train of f may carry: a quarter of the byte limit. The socket gets a
+ * train's bytes back all at once, when the kernel frees it, so large trains make what
+ * it holds drop in lumps: the socket looks empty (to the limit's learning, starved) while
+ * the link below still sends, and a rate sampled over a stall jumps. Measured at a
+ * 50 Mbit/s tbf, unlimited trains let the limit swing between 8 and 55 KiB and the tbf
+ * hold 3-4 ms (against 1 ms without trains); half the limit, 8-43 KiB; a quarter, 9-13
+ * KiB and 1 ms, and at 200 Mbit/s still about five datagrams per send.
+ */
+static size_t train_cap(const struct wg_underlay *u, enum wg_udp_family f)
+{
+	if (u->limit_setting == WG_UNDERLAY_LIMIT_OFF)
+		return WG_UNDERLAY_TRAIN_MAX_BYTES;
+	return WG_MIN((size_t)WG_UNDERLAY_TRAIN_MAX_BYTES,
+		      (size_t)u->gate[f].bql.limit / WG_UNDERLAY_TRAIN_LIMIT_DIV);
+}
+
 /* Whether pkts[i] may join the train that starts at pkts[first] and has n messages of
  * `bytes` so far: the same way out and outer TOS, no longer than the first, after a
- * message as long as the first (only a train's last segment may be shorter), and room
- * left in one datagram. */
+ * message as long as the first (only a train's last segment may be shorter), and no
+ * more than cap bytes in all. */
 static bool joins_train(const struct wg_underlay_batch *b, unsigned int first, unsigned int n,
-			size_t bytes, unsigned int i)
+			size_t bytes, size_t cap, unsigned int i)
 {
 	uint32_t seg = b->pkts[first]->msg_len, len = b->pkts[i]->msg_len;
 
 	if (n == WG_UDP_GSO_MAX_SEGMENTS || len > seg || b->pkts[i - 1]->msg_len != seg ||
-	    bytes + len > WG_UNDERLAY_TRAIN_MAX_BYTES)
+	    bytes + len > cap)
 		return false;
 	return b->tos[i] == b->tos[first] && wg_endpoint_same_path(&b->eps[i], &b->eps[first]);
 }
@@ -358,6 +375,7 @@ static unsigned int build_tx(struct wg_underlay *u, enum wg_udp_family f, unsign
 {
 	struct wg_underlay_batch *b = &u->batch[f];
 	bool gso = u->udp.gso[f];
+	size_t cap = train_cap(u, f);
 	unsigned int k = 0, i = from;
 
 	while (i < b->n) {
@@ -370,7 +388,7 @@ static unsigned int build_tx(struct wg_underlay *u, enum wg_udp_family f, unsign
 			bytes += b->pkts[i]->msg_len;
 			i++;
 			n++;
-		} while (gso && i < b->n && joins_train(b, first, n, bytes, i));
+		} while (gso && i < b->n && joins_train(b, first, n, bytes, cap, i));
 		tx[k] = (struct wg_udp_tx){
 			.iov = &iov[first],
 			.iovcnt = n,

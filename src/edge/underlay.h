@@ -8,12 +8,12 @@
  * change of listen port reopens the sockets and tells the daemon through rebound().
  *
  * Trains: consecutive messages of a batch that leave the same way (endpoint, source, outer
- * TOS) and have one length (the last may be shorter) go as one UDP GSO send, which the
- * kernel carries down the stack as one packet and cuts at the device (or wherever
- * something below needs single datagrams): the per-packet work of the send path, most of
- * what a datagram costs, is done once per train. The peer receives the same datagrams,
- * so any WireGuard peer takes them. A refused train is sent message by message, and that
- * socket sends no more trains.
+ * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit,
+ * go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
+ * the device (or wherever something below needs single datagrams): the per-packet work
+ * of the send path, most of what a datagram costs, is done once per train. The peer
+ * receives the same datagrams, so any WireGuard peer takes them. A refused train is sent
+ * message by message, and that socket sends no more trains.
  *
  * Receive: the sockets ask for UDP GRO, so a train (from a peer that sends them, or
  * joined by the kernel on the way in) arrives in one piece, and is cut into datagrams
@@ -48,6 +48,8 @@ enum wg_underlay_limits {
 	/* The largest train: the most a UDP datagram may carry over IPv4 (65535 less the
 	 * IPv4 and UDP headers); IPv6 allows a little more. */
 	WG_UNDERLAY_TRAIN_MAX_BYTES = 65535 - 20 - 8,
+	/* A train carries at most this fraction of the byte limit (see train_cap()). */
+	WG_UNDERLAY_TRAIN_LIMIT_DIV = 4,
 	/* Backpressure off: the send buffer wireguard-go asks for (socketBufferSize). */
 	WG_UNDERLAY_SNDBUF_OFF_BYTES = 7 << 20,
 	/* The send buffer follows the limit when they differ by more than limit >> this. */

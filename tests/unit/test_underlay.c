@@ -243,15 +243,16 @@ Test(underlay, trains_of_equal_messages)
 	eps[1] = endpoint(AF_INET6, "::1", b.port);
 	eps[2] = endpoint(AF_INET, "127.0.0.2", b.port);
 
-	/* 19 of 1452 bytes and a shorter last: one train per family. */
+	/* 19 of 1452 bytes and a shorter last: two trains per family, since a train
+	 * carries at most a quarter of the byte limit (64 KiB at first): 11 and 9. */
 	for (uint32_t i = 0; i < N; i++)
 		lens[i] = i == N - 1 ? 300 : 1452;
 	send_and_expect(&a, &b, lens, eps, which, ecns, N);
-	cr_assert_eq(a.stats.trains, 1);
+	cr_assert_eq(a.stats.trains, 2);
 	for (uint32_t i = 0; i < N; i++)
 		which[i] = 1;
 	send_and_expect(&a, &b, lens, eps, which, ecns, N);
-	cr_assert_eq(a.stats.trains, 2);
+	cr_assert_eq(a.stats.trains, 4);
 
 	/*
 	 * 0-3 one train; 4 (another address) alone; 5-6 a train ended by 6 being shorter;
@@ -265,8 +266,23 @@ Test(underlay, trains_of_equal_messages)
 	}
 	lens[12] = 1300;
 	send_and_expect(&a, &b, lens, eps, which, ecns, N);
-	cr_assert_eq(a.stats.trains, 2 + 6, "trains: %llu", (unsigned long long)a.stats.trains);
+	cr_assert_eq(a.stats.trains, 4 + 6, "trains: %llu", (unsigned long long)a.stats.trains);
 	cr_assert_eq(a.stats.sent, 3 * N);
+
+	/*
+	 * A train carries at most a quarter of the byte limit: the socket gets its bytes
+	 * back at once, and must not look drained while the link still sends it. With a
+	 * limit of 40000, the round takes 16 messages of 1400 (at 2424 each, with the skb
+	 * estimate), and 7 of them fit 10000 bytes: trains of 7, 7 and 2.
+	 */
+	cr_assert_eq(wg_underlay_set_limit(&a, 40000), 0);
+	for (uint32_t i = 0; i < N; i++) {
+		lens[i] = 1400;
+		which[i] = 0;
+		ecns[i] = 0;
+	}
+	send_and_expect(&a, &b, lens, eps, which, ecns, 16);
+	cr_assert_eq(a.stats.trains, 4 + 6 + 3, "trains: %llu", (unsigned long long)a.stats.trains);
 	cr_assert_eq(a.stats.trains_refused, 0);
 	wg_underlay_close(&a);
 	wg_underlay_close(&b);
@@ -314,7 +330,7 @@ Test(underlay, refused_train_goes_one_by_one)
  */
 Test(underlay, coalesced_receive_cut_into_datagrams)
 {
-	enum { N = 24, LEN = 1452, LAST = 100, BATCH = 7 }; /* N within the first limit */
+	enum { N = 11, LEN = 1452, LAST = 100, BATCH = 3 }; /* one train: a quarter of the limit */
 	struct wg_underlay a, b;
 	struct wg_endpoint to_b4, to_b6;
 	struct wg_pkt *pkts[BATCH];
