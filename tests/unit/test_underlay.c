@@ -199,23 +199,34 @@ Test(underlay, batches_both_families)
 
 static uint64_t mono_ns(void);
 
-/* Queues one message per entry of lens (seq = index) to eps[which[i]] with ecns[i], flushes,
- * and checks that each arrives whole, in order, on the family's socket of b. */
-static void send_and_expect(struct wg_underlay *a, struct wg_underlay *b, const uint32_t *lens,
-			    const struct wg_endpoint *eps, const unsigned int *which,
-			    const uint8_t *ecns, uint32_t n)
+enum { MSGS_MAX = 20 };
+
+/* A batch to send: message i (seq i) has lens[i] bytes, goes to eps[to[i]] with the
+ * inner ECN bits ecns[i]. */
+struct msgs {
+	uint32_t n;
+	uint32_t lens[MSGS_MAX];
+	unsigned int to[MSGS_MAX];
+	uint8_t ecns[MSGS_MAX];
+};
+
+/* Queues m in one send round, flushes, and checks that each message arrives whole, in
+ * order, on the family's socket of b. */
+static void send_and_expect(struct wg_underlay *a, struct wg_underlay *b,
+			    const struct wg_endpoint *eps, const struct msgs *m)
 {
 	wg_underlay_begin(a, mono_ns());
-	for (uint32_t i = 0; i < n; i++)
-		cr_assert_eq(wg_underlay_queue(a, &eps[which[i]], data_pkt(i, lens[i], ecns[i])), 0);
+	for (uint32_t i = 0; i < m->n; i++)
+		cr_assert_eq(wg_underlay_queue(a, &eps[m->to[i]], data_pkt(i, m->lens[i], m->ecns[i])),
+			     0);
 	cr_assert_eq(wg_underlay_flush(a), 0);
 	cr_assert_eq(dev.pool.outstanding, 0, "sent packets go back to the pool");
-	for (uint32_t i = 0; i < n; i++) {
-		int fd = eps[which[i]].remote.addr.sa_family == AF_INET ? b->fd4 : b->fd6;
+	for (uint32_t i = 0; i < m->n; i++) {
+		int fd = eps[m->to[i]].remote.addr.sa_family == AF_INET ? b->fd4 : b->fd6;
 		struct wg_pkt *pkt = recv_one(b, fd);
 
-		expect_payload(pkt, i, lens[i]);
-		cr_assert_eq(pkt->outer_ecn, cake_ecn_encap(ecns[i]), "datagram %u", i);
+		expect_payload(pkt, i, m->lens[i]);
+		cr_assert_eq(pkt->outer_ecn, cake_ecn_encap(m->ecns[i]), "datagram %u", i);
 		wg_device_pkt_put(&dev, pkt);
 	}
 }
@@ -228,12 +239,10 @@ static void send_and_expect(struct wg_underlay *a, struct wg_underlay *b, const 
  */
 Test(underlay, trains_of_equal_messages)
 {
-	enum { N = 20 };
+	enum { N = MSGS_MAX };
 	struct wg_underlay a, b;
 	struct wg_endpoint eps[3];
-	uint32_t lens[N];
-	unsigned int which[N] = {0};
-	uint8_t ecns[N] = {0};
+	struct msgs m = {.n = N};
 
 	open_underlay(&a, 0);
 	open_underlay(&b, 0);
@@ -246,12 +255,12 @@ Test(underlay, trains_of_equal_messages)
 	/* 19 of 1452 bytes and a shorter last: two trains per family, since a train
 	 * carries at most a quarter of the byte limit (64 KiB at first): 11 and 9. */
 	for (uint32_t i = 0; i < N; i++)
-		lens[i] = i == N - 1 ? 300 : 1452;
-	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+		m.lens[i] = i == N - 1 ? 300 : 1452;
+	send_and_expect(&a, &b, eps, &m);
 	cr_assert_eq(a.stats.trains, 2);
 	for (uint32_t i = 0; i < N; i++)
-		which[i] = 1;
-	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+		m.to[i] = 1;
+	send_and_expect(&a, &b, eps, &m);
 	cr_assert_eq(a.stats.trains, 4);
 
 	/*
@@ -260,12 +269,12 @@ Test(underlay, trains_of_equal_messages)
 	 * starts anew) and the shorter 13 a train; 14-19 a train. 4 is the only single.
 	 */
 	for (uint32_t i = 0; i < N; i++) {
-		lens[i] = i == 6 ? 1000 : i >= 12 ? 1200 : 1100;
-		which[i] = i == 4 ? 2 : 0;
-		ecns[i] = i == 10 || i == 11 ? CAKE_ECN_ECT_0 : CAKE_ECN_NOT_ECT;
+		m.lens[i] = i == 6 ? 1000 : i >= 12 ? 1200 : 1100;
+		m.to[i] = i == 4 ? 2 : 0;
+		m.ecns[i] = i == 10 || i == 11 ? CAKE_ECN_ECT_0 : CAKE_ECN_NOT_ECT;
 	}
-	lens[12] = 1300;
-	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	m.lens[12] = 1300;
+	send_and_expect(&a, &b, eps, &m);
 	cr_assert_eq(a.stats.trains, 4 + 6, "trains: %llu", (unsigned long long)a.stats.trains);
 	cr_assert_eq(a.stats.sent, 3 * N);
 
@@ -277,11 +286,12 @@ Test(underlay, trains_of_equal_messages)
 	 */
 	cr_assert_eq(wg_underlay_set_limit(&a, 40000), 0);
 	for (uint32_t i = 0; i < N; i++) {
-		lens[i] = 1400;
-		which[i] = 0;
-		ecns[i] = 0;
+		m.lens[i] = 1400;
+		m.to[i] = 0;
+		m.ecns[i] = 0;
 	}
-	send_and_expect(&a, &b, lens, eps, which, ecns, 16);
+	m.n = 16;
+	send_and_expect(&a, &b, eps, &m);
 	cr_assert_eq(a.stats.trains, 4 + 6 + 3, "trains: %llu", (unsigned long long)a.stats.trains);
 	cr_assert_eq(a.stats.trains_refused, 0);
 	wg_underlay_close(&a);
@@ -298,9 +308,7 @@ Test(underlay, refused_train_goes_one_by_one)
 	enum { N = 6 };
 	struct wg_underlay a, b;
 	struct wg_endpoint eps[1];
-	uint32_t lens[N];
-	unsigned int which[N] = {0};
-	uint8_t ecns[N] = {0};
+	struct msgs m = {.n = N};
 
 	if (system("ip link set dev lo mtu 1200") != 0)
 		cr_skip_test("needs ip(8)");
@@ -310,13 +318,13 @@ Test(underlay, refused_train_goes_one_by_one)
 		cr_skip_test("the kernel has no UDP GSO");
 	eps[0] = endpoint(AF_INET, "127.0.0.1", b.port);
 	for (uint32_t i = 0; i < N; i++)
-		lens[i] = 1300;
-	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+		m.lens[i] = 1300;
+	send_and_expect(&a, &b, eps, &m);
 	cr_assert_eq(a.stats.trains_refused, 1);
 	cr_assert_eq(a.stats.trains, 0);
 	cr_assert_eq(a.stats.send_errors, 0);
 	cr_assert_not(a.udp.gso[WG_UDP_V4], "no more trains on this socket");
-	send_and_expect(&a, &b, lens, eps, which, ecns, N);
+	send_and_expect(&a, &b, eps, &m);
 	cr_assert_eq(a.stats.trains_refused, 1, "no train was tried again");
 	cr_assert_eq(a.stats.sent, 2 * N);
 	wg_underlay_close(&a);
