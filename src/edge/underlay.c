@@ -367,14 +367,15 @@ static bool joins_train(const struct wg_underlay_batch *b, unsigned int first, u
 	return b->tos[i] == b->tos[first] && wg_endpoint_same_path(&b->eps[i], &b->eps[first]);
 }
 
-/* Describes f's batch from pkts[from] as send entries: one per train when the socket has
- * GSO, else one per message. counts[k] is how many messages tx[k] carries. Returns the
+/* Describes f's batch from pkts[from] as send entries: one per train when trains are
+ * wanted and the socket has GSO, else one per message. counts[k] is how many messages tx[k] carries. Returns the
  * number of entries. */
 static unsigned int build_tx(struct wg_underlay *u, enum wg_udp_family f, unsigned int from,
-			     struct wg_udp_tx *tx, struct iovec *iov, unsigned int *counts)
+			     bool trains, struct wg_udp_tx *tx, struct iovec *iov,
+			     unsigned int *counts)
 {
 	struct wg_underlay_batch *b = &u->batch[f];
-	bool gso = u->udp.gso[f];
+	bool gso = trains && u->udp.gso[f];
 	size_t cap = train_cap(u, f);
 	unsigned int k = 0, i = from;
 
@@ -411,9 +412,10 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 	unsigned int counts[WG_UNDERLAY_BATCH];
 	struct wg_udp_send_result res;
 	unsigned int done = 0;
+	bool trains = true;
 
 	while (done < b->n) {
-		unsigned int ntx = build_tx(u, f, done, tx, iov, counts), went = 0;
+		unsigned int ntx = build_tx(u, f, done, trains, tx, iov, counts), went = 0;
 		enum wg_udp_send_outcome o = wg_udp_send(&u->udp, tx, ntx, &res);
 
 		for (unsigned int k = 0; k < res.sent; k++) {
@@ -436,11 +438,16 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 			break;
 		}
 		if (counts[res.sent] > 1) {
-			/* A train refused (EIO: the device cannot checksum; EINVAL: a segment is
-			 * larger than the route's MTU, so it must be fragmented): its messages go
-			 * one by one, and this socket sends no more trains. */
-			u->udp.gso[f] = false;
-			u->stats.trains_refused++;
+			/* A train refused: the rest of this batch goes one by one. When the
+			 * train itself was the fault (EIO: the device cannot checksum; EINVAL or
+			 * EMSGSIZE: a segment is larger than the route's MTU, which only a plain
+			 * datagram may be fragmented for), this socket sends no more trains; an
+			 * unreachable peer costs its own messages only. */
+			if (res.err == -EIO || res.err == -EINVAL || res.err == -EMSGSIZE) {
+				u->udp.gso[f] = false;
+				u->stats.trains_refused++;
+			}
+			trains = false;
 			continue;
 		}
 		/* An unreachable peer or a refused packet: this one cannot go; drop it,

@@ -13,7 +13,8 @@
  * the device (or wherever something below needs single datagrams): the per-packet work
  * of the send path, most of what a datagram costs, is done once per train. The peer
  * receives the same datagrams, so any WireGuard peer takes them. A refused train is sent
- * message by message, and that socket sends no more trains.
+ * message by message; when GSO itself was the fault (no checksum offload, a segment over
+ * the MTU), that socket sends no more trains.
  *
  * Receive: the sockets ask for UDP GRO, so a train (from a peer that sends them, or
  * joined by the kernel on the way in) arrives in one piece, and is cut into datagrams

@@ -331,6 +331,40 @@ Test(underlay, refused_train_goes_one_by_one)
 	wg_underlay_close(&b);
 }
 
+/* A train to a peer the kernel cannot reach fails like its messages would, one by one,
+ * counted; it says nothing against trains, which go on for the other peers. */
+Test(underlay, unreachable_train_costs_its_own_messages)
+{
+	enum { N = 6 };
+	struct wg_underlay a, b;
+	struct wg_endpoint eps[2];
+	struct msgs m = {.n = 2 * N};
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	if (!a.udp.gso[WG_UDP_V4])
+		cr_skip_test("the kernel has no UDP GSO");
+	eps[0] = endpoint(AF_INET, "192.0.2.1", b.port); /* TEST-NET-1: no route here */
+	eps[1] = endpoint(AF_INET, "127.0.0.1", b.port);
+	wg_underlay_begin(&a, mono_ns());
+	for (uint32_t i = 0; i < N; i++)
+		cr_assert_eq(wg_underlay_queue(&a, &eps[0], data_pkt(i, 1000, 0)), 0);
+	cr_assert_eq(wg_underlay_flush(&a), 0);
+	cr_assert_eq(a.stats.send_errors, N);
+	cr_assert_eq(a.stats.trains_refused, 0);
+	cr_assert(a.udp.gso[WG_UDP_V4], "trains stay on");
+	cr_assert_eq(dev.pool.outstanding, 0);
+	for (uint32_t i = 0; i < m.n; i++) {
+		m.lens[i] = 1000;
+		m.to[i] = 1;
+	}
+	send_and_expect(&a, &b, eps, &m);
+	cr_assert_eq(a.stats.trains, 1);
+	cr_assert_eq(a.stats.send_errors, N);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
 /*
  * A train arrives at a socket with UDP GRO in one piece and is cut into its datagrams.
  * What does not fit the caller's batch waits for the next call on that socket (a call
