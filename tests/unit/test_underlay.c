@@ -639,6 +639,42 @@ Test(underlay, truncated_datagram)
 	wg_udp_close(&a);
 }
 
+/* A coalesced receive whose datagrams are larger than the pool's buffers: each of those
+ * is counted and handed over empty, and the shorter last one still arrives whole. */
+Test(underlay, coalesced_oversized_datagrams_counted)
+{
+	enum { SEG = 3000, SEGS = 3, LAST = 100 };
+	struct wg_underlay b;
+	struct wg_udp a;
+	struct wg_udp_config cfg = {0};
+	static uint8_t train[SEGS * SEG + LAST];
+	struct wg_endpoint to_b;
+	struct wg_udp_tx tx = {.buf = train, .len = sizeof(train), .ep = &to_b, .gso_size = SEG};
+	struct wg_udp_send_result res;
+
+	open_underlay(&b, 0);
+	cr_assert_eq(wg_udp_open(&a, &cfg), 0);
+	if (!a.gso[WG_UDP_V4] || !b.udp.gro[WG_UDP_V4])
+		cr_skip_test("the kernel has no UDP GSO or GRO");
+	to_b = endpoint(AF_INET, "127.0.0.1", b.port);
+	memset(train + SEGS * SEG, 0x5a, LAST);
+	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL);
+	for (int i = 0; i <= SEGS; i++) {
+		struct wg_pkt *pkt = recv_one(&b, b.fd4);
+
+		cr_assert_eq(pkt->msg_len, i < SEGS ? 0 : LAST, "datagram %d", i);
+		if (i == SEGS)
+			cr_assert_eq(((const uint8_t *)wg_pkt_msg(pkt))[LAST - 1], 0x5a);
+		wg_device_pkt_put(&dev, pkt);
+	}
+	cr_assert_eq(b.stats.truncated, SEGS);
+	cr_assert_eq(b.stats.received, SEGS + 1);
+	cr_assert_eq(b.stats.rx_trains, SEGS + 1);
+	cr_assert_eq(wg_underlay_rx_pending(&b), -1);
+	wg_underlay_close(&b);
+	wg_udp_close(&a);
+}
+
 /*
  * The peer's endpoint (const to the underlay) keeps naming a local address that is gone:
  * each packet still goes, the kernel is asked once, and the caller's endpoint is not
