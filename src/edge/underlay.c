@@ -251,8 +251,8 @@ static int rx_hand_out(struct wg_underlay *u, struct wg_pkt **pkts, int n)
 }
 
 /* Coalesced receives into the underlay's buffers, cut into datagrams for pkts. */
-static int recv_coalesced(struct wg_underlay *u, enum wg_udp_family f, int fd,
-			  struct wg_pkt **pkts, int n)
+static int recv_coalesced(struct wg_underlay *u, enum wg_udp_family f, int fd, struct wg_pkt **pkts,
+			  int n)
 {
 	struct wg_underlay_rx *q = &u->rxq;
 	int k = 0, got;
@@ -368,8 +368,8 @@ static bool joins_train(const struct wg_underlay_batch *b, unsigned int first, u
 }
 
 /* Describes f's batch from pkts[from] as send entries: one per train when trains are
- * wanted and the socket has GSO, else one per message. counts[k] is how many messages tx[k] carries. Returns the
- * number of entries. */
+ * wanted and the socket has GSO, else one per message. counts[k] is how many messages
+ * tx[k] carries. Returns the number of entries. */
 static unsigned int build_tx(struct wg_underlay *u, enum wg_udp_family f, unsigned int from,
 			     bool trains, struct wg_udp_tx *tx, struct iovec *iov,
 			     unsigned int *counts)

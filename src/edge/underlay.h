@@ -85,7 +85,7 @@ struct wg_underlay_rx {
 
 struct wg_underlay_stats {
 	uint64_t sent, send_errors, blocked, received, truncated;
-	uint64_t rx_trains; /* received datagrams that the kernel had coalesced (GRO) */
+	uint64_t rx_trains;	/* received datagrams that the kernel had coalesced (GRO) */
 	uint64_t sndbuf_errors; /* the kernel refused a send buffer size */
 	uint64_t trains;	/* sends that carried several messages (UDP GSO) */
 	uint64_t trains_refused; /* refused trains: GSO then off for that socket */

@@ -217,8 +217,9 @@ static void send_and_expect(struct wg_underlay *a, struct wg_underlay *b,
 {
 	wg_underlay_begin(a, mono_ns());
 	for (uint32_t i = 0; i < m->n; i++)
-		cr_assert_eq(wg_underlay_queue(a, &eps[m->to[i]], data_pkt(i, m->lens[i], m->ecns[i])),
-			     0);
+		cr_assert_eq(
+			wg_underlay_queue(a, &eps[m->to[i]], data_pkt(i, m->lens[i], m->ecns[i])),
+			0);
 	cr_assert_eq(wg_underlay_flush(a), 0);
 	cr_assert_eq(dev.pool.outstanding, 0, "sent packets go back to the pool");
 	for (uint32_t i = 0; i < m->n; i++) {
@@ -386,7 +387,8 @@ Test(underlay, coalesced_receive_cut_into_datagrams)
 	to_b6 = endpoint(AF_INET6, "::1", b.port);
 	wg_underlay_begin(&a, mono_ns());
 	for (uint32_t i = 0; i < N; i++)
-		cr_assert_eq(wg_underlay_queue(&a, &to_b4, data_pkt(i, i == N - 1 ? LAST : LEN, 0)), 0);
+		cr_assert_eq(wg_underlay_queue(&a, &to_b4, data_pkt(i, i == N - 1 ? LAST : LEN, 0)),
+			     0);
 	cr_assert_eq(wg_underlay_queue(&a, &to_b6, data_pkt(N, 200, 0)), 0);
 	cr_assert_eq(wg_underlay_flush(&a), 0);
 	cr_assert_eq(a.stats.trains, 1);
