@@ -438,10 +438,15 @@ def idle_med(recs, r):
     return idle["ping"]["med"] if idle and idle["ping"]["med"] is not None else None
 
 
-def dp99(recs, r):
+def added(recs, r, stat):
+    """The ping's median or p99 (stat "med" or "p99") minus the idle median, or None."""
     base = idle_med(recs, r)
-    p99 = r["ping"]["p99"]
-    return None if base is None or p99 is None else p99 - base
+    v = r["ping"][stat]
+    return None if base is None or v is None else v - base
+
+
+def dp99(recs, r):
+    return added(recs, r, "p99")
 
 
 def sums(r):
@@ -567,12 +572,7 @@ def print_seeds(recs):
         "maxlen B", "drops", "stalls"))
     for r in seeds:
         p = r["ping"]
-        idle = find(recs, topo=r["topo"], rate=r["rate"], load="idle", impl=r["impl"],
-                    variant="default")
-        a50 = a99 = None
-        if idle and idle["ping"]["med"] is not None and p["med"] is not None:
-            a50 = p["med"] - idle["ping"]["med"]
-            a99 = p["p99"] - idle["ping"]["med"]
+        a50, a99 = added(recs, r, "med"), added(recs, r, "p99")
         c = r.get("cake_client") or {}
         up, _ = sums(r)
         print("%-28s %-6s %4d %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
@@ -627,11 +627,9 @@ def print_backpressure(recs):
     for r in seeds:
         c = r.get("cake_client") or {}
         up, _ = sums(r)
-        below = "-"
-        for place, xs in (r.get("queues") or {}).items():
-            if place == "client veth" and xs:
-                to_ms = 8.0 / (r["rate"] * 1e6) * 1e3
-                below = "%.0f/%.0f" % (statistics.median(xs) * to_ms, max(xs) * to_ms)
+        xs = (r.get("queues") or {}).get("client veth")
+        to_ms = 8.0 / (r["rate"] * 1e6) * 1e3
+        below = "%.0f/%.0f" % (statistics.median(xs) * to_ms, max(xs) * to_ms) if xs else "-"
         print("%-20s %4d %-8s %8s %8s %7s %10s %8s %10s %10s" % (
             r["variant"], r["rate"], r["load"], fmt(r["ping"]["p99"], "%.2f"),
             fmt(dp99(recs, r), "%+.1f"), fmt(up), c.get("egress_drops", "-"),
