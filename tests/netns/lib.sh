@@ -161,22 +161,38 @@ pair_underlay() {
 	n b ip addr add fd00:18::2/64 dev "${P}b" nodad
 }
 
-# conf_a INTERFACE_LINES PEER_ALLOWEDIPS: $TMP/${P}wa.conf, a wg-quick file for A of the
-# topology above (peer B at its IPv4 underlay address; keypair a and b made);
-# INTERFACE_LINES (may be empty or several) go after Address.
-conf_a() {
-	cat >"$TMP/${P}wa.conf" <<-EOF
+# conf_side SIDE ADDRESS_LINES INTERFACE_LINES PEER_ALLOWEDIPS: $TMP/${P}wSIDE.conf, a
+# wg-quick file for SIDE (a or b) of the topology above, whose peer is the other side at
+# its IPv4 underlay address (keypairs a and b made). ADDRESS_LINES and INTERFACE_LINES
+# (either may be empty or several lines) go after ListenPort.
+conf_side() {
+	local me=$1 peer=b i=1 j=2
+	[ "$me" = b ] && peer=a i=2 j=1
+	cat >"$TMP/${P}w$me.conf" <<-EOF
 	[Interface]
-	PrivateKey = $(cat "$TMP/a.key")
-	ListenPort = 10001
-	Address = 198.19.0.1/24, fd00:19::1/64
-	$1
+	PrivateKey = $(cat "$TMP/$me.key")
+	ListenPort = 1000$i
+	$2
+	$3
 	[Peer]
-	PublicKey = $(cat "$TMP/b.pub")
-	Endpoint = 198.18.0.2:10002
-	AllowedIPs = $2
+	PublicKey = $(cat "$TMP/$peer.pub")
+	Endpoint = 198.18.0.$j:1000$j
+	AllowedIPs = $4
 	EOF
 }
+
+# conf_a INTERFACE_LINES PEER_ALLOWEDIPS, conf_b INTERFACE_LINES [PEER_ALLOWEDIPS]: the
+# file of A or B with both tunnel addresses on one Address line (B's peer: A's addresses).
+conf_a() { conf_side a "Address = 198.19.0.1/24, fd00:19::1/64" "$1" "$2"; }
+conf_b() {
+	conf_side b "Address = 198.19.0.2/24, fd00:19::2/64" "$1" \
+		"${2:-198.19.0.1/32, fd00:19::1/128}"
+}
+
+# wait_dad: the veths' link-local IPv6 addresses have finished duplicate address
+# detection (a snapshot taken before would differ from one taken after).
+dad_done() { [ -z "$(n a ip -6 addr show tentative)$(n b ip -6 addr show tentative)" ]; }
+wait_dad() { wait_for 10 dad_done || die "IPv6 DAD on the veths did not finish"; }
 
 # counters: "A_hs A_rx A_tx B_hs B_rx B_tx" from `wg show dump` on both sides.
 counters() {

@@ -64,18 +64,8 @@ down() { # down NS CONF
 # conf_a (lib.sh) writes $TMP/$A.conf; conf_b EXTRA_INTERFACE_LINES: $TMP/$B.conf, its
 # addresses on two Address lines where A's share one.
 conf_b() {
-	cat >"$TMP/$B.conf" <<-EOF
-	[Interface]
-	PrivateKey = $(cat "$TMP/b.key")
-	ListenPort = 10002
-	Address = 198.19.0.2/24
-	Address = fd00:19::2/64
-	$1
-	[Peer]
-	PublicKey = $(cat "$TMP/a.pub")
-	Endpoint = 198.18.0.1:10001
-	AllowedIPs = 198.19.0.1/32, fd00:19::1/128
-	EOF
+	conf_side b $'Address = 198.19.0.2/24\nAddress = fd00:19::2/64' "$1" \
+		"198.19.0.1/32, fd00:19::1/128"
 }
 
 pair_underlay
@@ -84,8 +74,7 @@ n b ip link set "${P}b" mtu 1400
 keypair a
 keypair b
 # The veths' link-local addresses must finish DAD before the first snapshot.
-settled() { [ -z "$(n a ip -6 addr show tentative)$(n b ip -6 addr show tentative)" ]; }
-wait_for 10 settled || die "IPv6 DAD on the veths did not finish"
+wait_dad
 
 log "== default route (Table auto), MTU auto, ping, down restores everything"
 snap

@@ -38,29 +38,15 @@ state() {
 	if command -v nft >/dev/null; then n "$1" nft list ruleset; fi
 }
 
-mkns a
-mkns b
-veth a "${P}a" b "${P}b"
-n a ip addr add 198.18.0.1/24 dev "${P}a"
-n b ip addr add 198.18.0.2/24 dev "${P}b"
+pair_underlay
 keypair a
 keypair b
-settled() { [ -z "$(n a ip -6 addr show tentative)$(n b ip -6 addr show tentative)" ]; }
-wait_for 10 settled || die "IPv6 DAD on the veths did not finish"
+wait_dad
 
 allowed="198.19.0.2/32, fd00:19::2/128"
 command -v nft >/dev/null && allowed="0.0.0.0/0, ::/0"
 conf_a "PostUp = echo up %i >$TMP/hook" "$allowed"
-cat >"$TMP/$B.conf" <<EOF
-[Interface]
-PrivateKey = $(cat "$TMP/b.key")
-ListenPort = 10002
-Address = 198.19.0.2/24, fd00:19::2/64
-[Peer]
-PublicKey = $(cat "$TMP/a.pub")
-Endpoint = 198.18.0.1:10001
-AllowedIPs = 198.19.0.1/32, fd00:19::1/128
-EOF
+conf_b ""
 
 if "$CAKEWG" --help | grep "^  strip " >/dev/null; then
 	log "== cakewg strip prints what wg-quick strip prints"
