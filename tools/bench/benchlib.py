@@ -543,7 +543,8 @@ def target_rows(recs, r):
 
 def print_targets(recs):
     print("Targets (cakewg; the last column is wireguard-go in the same run for reference):")
-    print_header("%-6s %4s %-8s  %-40s %12s  %-4s %14s", (
+    spec = "%-6s %4s %-8s  %-40s %12s  %-4s %14s"
+    print_header(spec, (
         "topo", "Mbit", "load", "target", "cakewg", "", "wireguard-go"))
     npass = nmiss = 0
     rows = [r for r in recs if r["variant"] == "default" and r["impl"] == "cakewg"]
@@ -553,7 +554,7 @@ def print_targets(recs):
         for text, meas, ok, gov in target_rows(recs, r):
             npass += ok is True
             nmiss += ok is False
-            print("%-6s %4d %-8s  %-40s %12s  %-4s %14s" % (
+            print(spec % (
                 r["topo"], r["rate"], r["load"], text, meas, verdict(ok), gov))
     print("targets met: %d, missed: %d" % (npass, nmiss))
     print()
@@ -567,7 +568,8 @@ def print_seeds(recs):
     print("Side by side (cakewg; the ping is the competing sparse flow; added50/added99 =")
     print("median/p99 minus the idle median; maxlen = the largest packet CAKE has been")
     print("handed since the daemon started, before split-gso cuts it):")
-    print_header("%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s", (
+    spec = "%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s"
+    print_header(spec, (
         "variant", "topo", "Mbit", "load", "med", "p99", "added50", "added99", "up",
         "maxlen B", "drops", "stalls"))
     for r in seeds:
@@ -575,7 +577,7 @@ def print_seeds(recs):
         a50, a99 = added(recs, r, "med"), added(recs, r, "p99")
         c = r.get("cake_client") or {}
         up, _ = sums(r)
-        print("%-28s %-6s %4d %-8s %8s %8s %9s %9s %8s %10s %8s %7s" % (
+        print(spec % (
             r["variant"], r["topo"], r["rate"], r["load"], fmt(p["med"], "%.2f"),
             fmt(p["p99"], "%.2f"), fmt(a50, "%+.2f"), fmt(a99, "%+.2f"), fmt(up),
             c.get("max_pkt_len", "-"), c.get("egress_drops", "-"),
@@ -599,13 +601,14 @@ def print_backpressure(recs):
     if not rows:
         return
     print("Backpressure (local bottleneck, cakewg Cake = unlimited, client side counters):")
-    print_header("%4s %-8s %-12s %8s %8s %10s %11s %9s %10s", (
+    spec = "%4s %-8s %-12s %8s %8s %10s %11s %9s %10s"
+    print_header(spec, (
         "Mbit", "load", "impl", "p99", "dp99", "CAKE drops", "CAKE marks", "stalls",
         "send errs"))
     rows.sort(key=lambda r: (r["rate"], LOADS.index(r["load"]), r["impl"] != "cakewg"))
     for r in rows:
         c = r.get("cake_client")
-        print("%4d %-8s %-12s %8s %8s %10s %11s %9s %10s" % (
+        print(spec % (
             r["rate"], r["load"], IMPL_NAMES[r["impl"]], fmt(r["ping"]["p99"], "%.2f"),
             fmt(dp99(recs, r), "%+.1f"), c["egress_drops"] if c else "-",
             c["egress_marks"] if c else "-", c["backpressure_stalls"] if c else "-",
@@ -621,7 +624,8 @@ def print_backpressure(recs):
     print("With vs without backpressure (cakewg, local bottleneck; underlay_limit=auto is the")
     print("learnt byte limit, off a 7 MiB send buffer as wireguard-go's; below = the client")
     print("veth's tbf backlog median/max in ms, tbf drops = datagrams lost under the socket):")
-    print_header("%-20s %4s %-8s %8s %8s %7s %10s %8s %10s %10s", (
+    spec = "%-20s %4s %-8s %8s %8s %7s %10s %8s %10s %10s"
+    print_header(spec, (
         "variant", "Mbit", "load", "p99", "dp99", "up", "CAKE drops", "stalls", "below ms",
         "tbf drops"))
     for r in seeds:
@@ -630,7 +634,7 @@ def print_backpressure(recs):
         xs = (r.get("queues") or {}).get("client veth")
         to_ms = 8.0 / (r["rate"] * 1e6) * 1e3
         below = "%.0f/%.0f" % (statistics.median(xs) * to_ms, max(xs) * to_ms) if xs else "-"
-        print("%-20s %4d %-8s %8s %8s %7s %10s %8s %10s %10s" % (
+        print(spec % (
             r["variant"], r["rate"], r["load"], fmt(r["ping"]["p99"], "%.2f"),
             fmt(dp99(recs, r), "%+.1f"), fmt(up), c.get("egress_drops", "-"),
             c.get("backpressure_stalls", "-"), below, fmt(r.get("tbf_drops"), "%d")))
@@ -828,7 +832,8 @@ def cmd_tput_report(argv):
     print("Medians over the rounds; ratio = cakewg / wireguard-go (goodput: higher is better;")
     print("CPU-s/GB: lower is better). 'paired' = median of the per-round ratios, each from")
     print("two runs next to each other in time. CPU-s/Gbit = CPU-s/GB / 8 (DESIGN.md's unit).")
-    print_header("%-5s %12s %12s %7s %7s | %14s %14s %7s %7s", (
+    spec = "%-5s %12s %12s %7s %7s | %14s %14s %7s %7s"
+    print_header(spec, (
         "dir", "cakewg Mb/s", "wg-go Mb/s", "ratio", "paired", "cakewg CPUs/GB",
         "wg-go CPUs/GB", "ratio", "paired"))
     per_gbit = []
@@ -847,7 +852,7 @@ def cmd_tput_report(argv):
             if k and g:
                 pr_g.append(ratio(k["mbit"], g["mbit"]))
                 pr_c.append(ratio(k["cpu_per_gb"], g["cpu_per_gb"]))
-        print("%-5s %12s %12s %7s %7s | %14s %14s %7s %7s" % (
+        print(spec % (
             d, fmt(gk), fmt(gg), fmt(ratio(gk, gg), "%.2f"), fmt(med(pr_g), "%.2f"),
             fmt(ck, "%.2f"), fmt(cg, "%.2f"), fmt(ratio(ck, cg), "%.2f"),
             fmt(med(pr_c), "%.2f")))
