@@ -335,6 +335,33 @@ uint32_t cake_backlog_packets(const struct cake *q)
 	return q->qlen;
 }
 
+uint64_t cake_backlog_time_ns(const struct cake *q)
+{
+	uint64_t bytes = q->backlog > UINT32_MAX ? UINT32_MAX : q->backlog;
+
+	return cake_rate_duration_ns(&q->rate, (uint32_t)bytes);
+}
+
+bool cake_sparse_waiting(const struct cake *q)
+{
+	for (unsigned int t = 0; t < q->tin_cnt; t++) {
+		const struct cake_tin *b = &q->tins[t];
+
+		for (const struct cake_list *l = b->new_flows.next; l != &b->new_flows;
+		     l = l->next) {
+			const struct cake_flow *flow =
+				cake_container_of(l, struct cake_flow, chain);
+			size_t idx = (size_t)(flow - b->flows);
+
+			/* A new flow is sparse if its deficit covers what it holds; a bulk flow
+			 * is new only for its first quantum. */
+			if (flow->head && (int64_t)b->backlogs[idx] <= flow->deficit)
+				return true;
+		}
+	}
+	return false;
+}
+
 uint32_t cake_memory_used(const struct cake *q)
 {
 	return q->buffer_used > UINT32_MAX ? UINT32_MAX : (uint32_t)q->buffer_used;

@@ -147,7 +147,8 @@ void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
 bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_ns);
 
 /* With ingress shaping: hands the packets CAKE lets go now to ops->tun_write. Returns
- * when the next one may go (UINT64_MAX: none queued). */
+ * when to call again (UINT64_MAX: none queued). While CAKE holds WG_INGRESS_GULP_NS of
+ * backlog, the bulk goes in gulps of that period and only sparse flows go in between. */
 uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns);
 
 /* Applies tc-cake options to the egress instance, or to the ingress one (created on first

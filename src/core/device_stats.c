@@ -69,8 +69,11 @@ int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *
 	const struct wg_peer *peer;
 	int ret = put_cake(out, "cake_egress", &dev->egress);
 
-	if (!ret && dev->ingress)
+	if (!ret && dev->ingress) {
 		ret = put_cake(out, "cake_ingress", dev->ingress);
+		wg_devconf_buf_printf(out, "ingress_gulps=%llu\n",
+				      (unsigned long long)dev->ingress->stats.gulps);
+	}
 	if (ret)
 		return ret;
 	wg_devconf_buf_printf(out,

@@ -22,10 +22,15 @@
 struct wg_device;
 struct wg_pkt;
 
+/* The ingress instance's release period while it holds at least that much backlog: see
+ * wg_device_rx_flush(). */
+#define WG_INGRESS_GULP_NS 1000000ULL
+
 struct wg_egress_stats {
 	uint64_t enqueued;
 	uint64_t dropped; /* by CAKE: overlimit, AQM, ACK filter, GSO failure */
 	uint64_t marked;  /* CE marks applied */
+	uint64_t gulps;	  /* ingress: releases held back to a gulp's end (see rx_flush) */
 };
 
 struct wg_egress {
@@ -35,6 +40,7 @@ struct wg_egress {
 	struct cake_options opts;	/* in force, as parsed; peer_isolation applies here */
 	struct cake_siphash_key hash_key; /* flow and host hashes: secret */
 	struct wg_egress_stats stats;
+	uint64_t gulp_end_ns; /* ingress: bulk waits until then (0: not gulping) */
 };
 
 int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns);

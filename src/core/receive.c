@@ -226,18 +226,48 @@ static bool deliver(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 	return true;
 }
 
+static void rx_release(struct wg_device *dev, struct wg_pkt *pkt)
+{
+	struct wg_peer *peer = pkt->peer;
+
+	dev->ops.tun_write(dev->ops.ctx, pkt);
+	wg_peer_put(peer);
+}
+
+/*
+ * Each TUN write is a syscall and the kernel's receive path runs inside it, and GRO can
+ * only join segments that leave together. A shaper that lets one packet go per loop
+ * iteration defeats both, so while the ingress instance holds a real backlog (at least
+ * WG_INGRESS_GULP_NS at its rate) the bulk goes once per that period, a gulp of what
+ * came due meanwhile. CAKE's order is kept; only the moment of dequeue moves. A sparse
+ * flow (a ping, an ACK) goes when it arrives: CAKE serves new flows first, so dequeuing
+ * while one waits releases it, and little else.
+ */
 uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns)
 {
+	struct wg_egress *in = dev->ingress;
 	uint64_t next = UINT64_MAX;
 	struct wg_pkt *pkt;
 
-	if (!dev->ingress)
+	if (!in)
 		return UINT64_MAX;
-	while ((pkt = wg_egress_dequeue(dev->ingress, now_ns, &next))) {
-		struct wg_peer *peer = pkt->peer;
-
-		dev->ops.tun_write(dev->ops.ctx, pkt);
-		wg_peer_put(peer);
+	if (now_ns < in->gulp_end_ns) {
+		while (cake_sparse_waiting(in->q) && (pkt = wg_egress_dequeue(in, now_ns, &next)))
+			rx_release(dev, pkt);
+		if (!cake_backlog_packets(in->q))
+			return UINT64_MAX;
+		if (!cake_sparse_waiting(in->q) || next > in->gulp_end_ns)
+			next = in->gulp_end_ns;
+		return next;
+	}
+	while ((pkt = wg_egress_dequeue(in, now_ns, &next)))
+		rx_release(dev, pkt);
+	in->gulp_end_ns = 0;
+	if (cake_backlog_time_ns(in->q) >= WG_INGRESS_GULP_NS) {
+		in->gulp_end_ns = now_ns + WG_INGRESS_GULP_NS;
+		in->stats.gulps++;
+		if (next < in->gulp_end_ns)
+			next = in->gulp_end_ns;
 	}
 	return next;
 }

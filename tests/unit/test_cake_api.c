@@ -565,3 +565,34 @@ Test(cake_api, random_walk_keeps_the_books)
 	cake_free(q);
 	walk_queued = NULL;
 }
+
+Test(cake_api, backlog_time_and_sparse_flows)
+{
+	struct cake_options o = { .present = CAKE_OPT_RATE, .rate_bytes_per_sec = 1000000 };
+	struct cake_pkt bulk[3] = { pkt(1, 1000), pkt(1, 1000), pkt(1, 1000) };
+	struct cake_pkt ping = pkt(2, 100);
+	struct cake *q = make(&o), *unlimited;
+	int i;
+
+	cr_assert_not_null(q);
+	cr_assert_not(cake_sparse_waiting(q));
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(cake_enqueue(q, &bulk[i], MS(1000)), CAKE_ENQ_QUEUED);
+	cr_assert_geq(cake_backlog_time_ns(q), MS(3) - 1, "3000 bytes at 1 MB/s");
+	cr_assert_leq(cake_backlog_time_ns(q), MS(3));
+	cr_assert_not(cake_sparse_waiting(q), "a new flow holding more than its quantum is bulk");
+	cr_assert_eq(cake_enqueue(q, &ping, MS(1000)), CAKE_ENQ_QUEUED);
+	cr_assert(cake_sparse_waiting(q));
+	cr_assert_eq(cake_dequeue(q, MS(1000), NULL), &bulk[0], "first come, while both are new");
+	cr_assert(cake_sparse_waiting(q));
+	cr_assert_eq(cake_dequeue(q, MS(1001), NULL), &ping);
+	cr_assert_not(cake_sparse_waiting(q));
+	cake_reset(q);
+	cake_free(q);
+
+	unlimited = make(NULL);
+	cr_assert_eq(cake_enqueue(unlimited, &bulk[0], MS(1000)), CAKE_ENQ_QUEUED);
+	cr_assert_eq(cake_backlog_time_ns(unlimited), 0);
+	cake_reset(unlimited);
+	cake_free(unlimited);
+}

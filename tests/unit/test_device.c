@@ -409,3 +409,57 @@ Test(device, ingress_shaping_on_and_off)
 	pump();
 	cr_assert_eq(B.delivered, 3, "straight to TUN again");
 }
+
+/* 10 Mbit/s: a 1000-byte payload arrives as a 1100-byte datagram, 0.88 ms of the link. */
+Test(device, ingress_releases_bulk_in_gulps_and_sparse_at_once)
+{
+	const uint64_t t0 = now, ms = WG_NSEC_PER_MSEC;
+	struct wg_pkt *sparse;
+	char err[128];
+	uint64_t next;
+	size_t d0;
+
+	handshake_and_ping(NULL);
+	d0 = B.delivered;
+	cr_assert_eq(
+		wg_device_set_cake(&B.dev, true, "bandwidth 10mbit ingress", err, sizeof(err), now),
+		0, "%s", err);
+	for (uint8_t i = 0; i < 20; i++)
+		wg_device_tx(&A.dev, ip_packet(&A, 1, 2, 1000, i), now);
+	pump();
+	cr_assert_eq(B.delivered - d0, 0);
+	next = wg_device_rx_flush(&B.dev, now);
+	cr_assert_eq(B.delivered - d0, 1, "the shaper's first packet goes at once");
+	cr_assert_eq(next, t0 + WG_INGRESS_GULP_NS,
+		     "the next one is due in 0.88 ms: the gulp ends later");
+	cr_assert_eq(B.dev.ingress->stats.gulps, 1);
+
+	now = t0 + 9 * ms / 10;
+	cr_assert_eq(wg_device_rx_flush(&B.dev, now), t0 + WG_INGRESS_GULP_NS);
+	cr_assert_eq(B.delivered - d0, 1, "due, but bulk waits for the gulp");
+	sparse = ip_packet(&A, 1, 2, 20, 0xee);
+	sparse->cp.data[21] ^= 1; /* another source port: another flow */
+	wg_device_tx(&A.dev, sparse, now);
+	pump();
+	cr_assert_eq(wg_device_rx_flush(&B.dev, now), t0 + WG_INGRESS_GULP_NS);
+	cr_assert_eq(B.delivered - d0, 2, "a sparse flow does not wait for the gulp");
+	cr_assert_eq(B.last_delivered_len, 48);
+	cr_assert_eq(B.last_delivered[28], 0xee);
+
+	now = t0 + 3 * ms;
+	next = wg_device_rx_flush(&B.dev, now);
+	cr_assert_eq(B.delivered - d0, 5,
+		     "the gulp takes what came due meanwhile: bulk due at 0.97, 1.85, 2.73 ms");
+	cr_assert_eq(B.last_delivered[28], 3, "in order");
+	cr_assert_eq(next, now + WG_INGRESS_GULP_NS);
+	cr_assert_eq(B.dev.ingress->stats.gulps, 2);
+
+	now = t0 + 20 * ms;
+	next = wg_device_rx_flush(&B.dev, now);
+	cr_assert_eq(B.delivered - d0 + B.dev.ingress->stats.dropped, 21,
+		     "the rest, long due, goes in one gulp (COBALT may drop some: %zu)",
+		     B.delivered - d0);
+	cr_assert_eq(B.last_delivered[28], 19);
+	cr_assert_eq(next, UINT64_MAX);
+	cr_assert_eq(B.dev.ingress->stats.gulps, 2, "nothing left to gulp");
+}
