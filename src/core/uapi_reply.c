@@ -395,11 +395,29 @@ static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, c
 }
 
 /* The underlay's byte limit lines. Returns 1 when key is none of them. */
+const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
+	[WG_UAPI_REPLY_UNDERLAY_SENT] = "underlay_sent",
+	[WG_UAPI_REPLY_UNDERLAY_TRAINS] = "underlay_trains",
+	[WG_UAPI_REPLY_UNDERLAY_RECEIVED] = "underlay_received",
+	[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS] = "underlay_rx_trains",
+	[WG_UAPI_REPLY_TUN_WRITES] = "tun_writes",
+	[WG_UAPI_REPLY_TUN_GRO_COALESCED] = "tun_gro_coalesced",
+	[WG_UAPI_REPLY_INGRESS_GULPS] = "ingress_gulps",
+};
+
 static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_t klen,
 			 const char *v, size_t n)
 {
 	uint64_t x;
 
+	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++) {
+		if (!is(wg_uapi_reply_counter_names[i], key, klen))
+			continue;
+		if (!num(&cake->counters[i], v, n, UINT64_MAX))
+			return -EPROTO;
+		cake->has_counter |= 1U << i;
+		return 0;
+	}
 	if (is("underlay_limit", key, klen)) {
 		if (!num(&x, v, n, UINT32_MAX))
 			return -EPROTO;

@@ -72,6 +72,21 @@ struct wg_uapi_reply_cake_peer {
 	uint64_t egress_drops, staged_drops, roams;
 };
 
+/* The datapath counters of a cakewg_get reply that `cakewg show` prints, in the order
+ * of wg_uapi_reply_counter_names (the reply's keys). */
+enum wg_uapi_reply_counter {
+	WG_UAPI_REPLY_UNDERLAY_SENT,	  /* datagrams sent */
+	WG_UAPI_REPLY_UNDERLAY_TRAINS,	  /* UDP GSO sends that carried them */
+	WG_UAPI_REPLY_UNDERLAY_RECEIVED,  /* datagrams received */
+	WG_UAPI_REPLY_UNDERLAY_RX_TRAINS, /* of those, how many arrived coalesced (UDP GRO) */
+	WG_UAPI_REPLY_TUN_WRITES,	  /* writes to the TUN device */
+	WG_UAPI_REPLY_TUN_GRO_COALESCED,  /* segments that joined another's write */
+	WG_UAPI_REPLY_INGRESS_GULPS,	  /* ingress releases held to a gulp's end */
+	WG_UAPI_REPLY_COUNTERS,
+};
+
+extern const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS];
+
 struct wg_uapi_reply_cake {
 	struct wg_uapi_reply_cake_qdisc egress, ingress;
 	bool has_backpressure_stalls;
@@ -84,6 +99,8 @@ struct wg_uapi_reply_cake {
 	uint64_t underlay_drain_rate;
 	/* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes */
 	uint32_t underlay_limit_setting;
+	uint32_t has_counter; /* bit (1 << enum wg_uapi_reply_counter): the key was there */
+	uint64_t counters[WG_UAPI_REPLY_COUNTERS];
 	struct wg_uapi_reply_cake_peer *peers; /* in reply order, one per public_key line */
 	size_t n_peers, cap_peers;
 };
@@ -92,7 +109,8 @@ struct wg_uapi_reply_cake {
  * Parses the reply to `cakewg_get=1` into *out (which is initialised here; free it
  * with wg_uapi_reply_cake_free() whatever the result). Device keys (cake_egress,
  * cake_egress_stats, cake_egress_json, the cake_ingress* trio, backpressure_stalls,
- * underlay_limit, underlay_drain_rate, underlay_limit_setting) may come anywhere; a
+ * underlay_limit, underlay_drain_rate, underlay_limit_setting, the counters named in
+ * wg_uapi_reply_counter_names) may come anywhere; a
  * repeated one replaces the earlier value, except _stats lines, which accumulate.
  * egress_drops, staged_drops and roams belong to the peer opened by the last public_key
  * line and are skipped before the first. Option and stats text must be printable (tabs

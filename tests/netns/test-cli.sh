@@ -257,6 +257,18 @@ assert isinstance(c["egress"]["stats"], dict), c' || die "cake JSON"
 	grep -q "^  cake (egress): bandwidth 20Mbit " "$TMP/cake.show" || die "egress not changed"
 	ping_ok a 198.19.0.2 || die "the tunnel broke after the CAKE changes"
 	pretty_agrees a "${P}wa"
+	cw a show "${P}wa" >"$TMP/dp.show"
+	grep -qE "^  underlay: [1-9][0-9]* datagrams sent in [0-9]+ trains, [1-9][0-9]* received \([0-9]+ coalesced\)$" \
+		"$TMP/dp.show" || { cat "$TMP/dp.show"; die "show lacks the underlay counters"; }
+	grep -qE "^  tun writes: [1-9][0-9]* \([0-9]+ segments joined, [0-9]+ ingress gulps\)$" \
+		"$TMP/dp.show" || { cat "$TMP/dp.show"; die "show lacks the TUN counters"; }
+	cw a show --json "${P}wa" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["cake"]
+assert c["underlay_sent"] > 0 and c["underlay_received"] > 0 and c["tun_writes"] > 0, c
+assert all(isinstance(c[k], int) for k in ("underlay_trains", "underlay_rx_trains",
+                                          "tun_gro_coalesced", "ingress_gulps")), c' ||
+		die "datapath counters JSON"
 else
 	die "the cakewg daemon does not answer cakewg_get"
 fi

@@ -318,6 +318,10 @@ static const char full_cake[] =
 	"underlay_limit=16384\n"
 	"underlay_drain_rate=9800000\n"
 	"underlay_limit_setting=auto\n"
+	"underlay_sent=274764\n"
+	"underlay_trains=61567\n"
+	"tun_writes=171229\n"
+	"ingress_gulps=18446744073709551615\n"
 	"public_key=" K2 "\n"
 	"egress_drops=3\n"
 	"staged_drops=4\n"
@@ -362,6 +366,14 @@ Test(uapi_reply, cake_every_key)
 	cr_assert_eq(r.underlay_limit, 16384);
 	cr_assert_eq(r.underlay_drain_rate, 9800000);
 	cr_assert_eq(r.underlay_limit_setting, WG_DEVCONF_UNDERLAY_LIMIT_AUTO);
+	cr_assert_eq(r.has_counter,
+		     (1U << WG_UAPI_REPLY_UNDERLAY_SENT) | (1U << WG_UAPI_REPLY_UNDERLAY_TRAINS) |
+			     (1U << WG_UAPI_REPLY_TUN_WRITES) | (1U << WG_UAPI_REPLY_INGRESS_GULPS),
+		     "only the counters sent");
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_SENT], 274764);
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_TRAINS], 61567);
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_TUN_WRITES], 171229);
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_INGRESS_GULPS], UINT64_MAX);
 	cr_assert_eq(r.n_peers, 2);
 
 	cr_assert(wg_encoding_key_from_hex(k2, K2, strlen(K2)));
@@ -405,6 +417,7 @@ Test(uapi_reply, cake_partial_and_unknown_keys)
 	cr_assert_not(r.has_backpressure_stalls);
 	cr_assert_not(r.has_underlay_limit || r.has_underlay_drain_rate ||
 		      r.has_underlay_limit_setting);
+	cr_assert_eq(r.has_counter, 0);
 	cr_assert_eq(r.n_peers, 1);
 	cr_assert_eq(r.peers[0].flags, 0);
 	wg_uapi_reply_cake_free(&r);
@@ -469,6 +482,8 @@ Test(uapi_reply, cake_refusals)
 		{"underlay_limit=16k\nerrno=0\n\n", -EPROTO},
 		{"underlay_limit=\nerrno=0\n\n", -EPROTO},
 		{"underlay_drain_rate=-1\nerrno=0\n\n", -EPROTO},
+		{"tun_writes=x\nerrno=0\n\n", -EPROTO},
+		{"underlay_rx_trains=18446744073709551616\nerrno=0\n\n", -EPROTO},
 		{"underlay_drain_rate=18446744073709551616\nerrno=0\n\n", -EPROTO},
 		{"underlay_limit_setting=\nerrno=0\n\n", -EPROTO},
 		{"underlay_limit_setting=learnt\nerrno=0\n\n", -EPROTO},

@@ -120,6 +120,11 @@ static void cake_json(struct wg_devconf_buf *out, const struct show_device *dev)
 		  cake->underlay_drain_rate);
 	wg_devconf_buf_printf(out, ",");
 	underlay_setting_json(out, cake);
+	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++) {
+		wg_devconf_buf_printf(out, ",");
+		maybe_u64(out, wg_uapi_reply_counter_names[i], cake->has_counter & (1U << i),
+			  cake->counters[i]);
+	}
 	wg_devconf_buf_printf(out, ",\"peers\":[");
 	for (size_t i = 0; i < cake->n_peers; i++) {
 		if (i)

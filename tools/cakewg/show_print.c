@@ -3,7 +3,8 @@
  * `cakewg show` text, line for line as wireguard-tools' show.c prints it (pretty_print,
  * ugly_print, dump_print), plus cakewg's CAKE section: the egress and ingress option
  * lines with their `tc -s qdisc` statistics, the backpressure stall count, the
- * underlay's byte limit and the per-peer drop and roam counters. Without colour the escape
+ * underlay's byte limit, the offloads' batching counters and the per-peer drop and roam
+ * counters. Without colour the escape
  * sequences are simply not written, which is what wg's terminal filter leaves of them.
  */
 #include "tools/cakewg/show_print.h"
@@ -160,6 +161,53 @@ static void print_underlay(const struct wg_uapi_reply_cake *cake, const struct s
 	printf("%s\n", how || rate ? ")" : "");
 }
 
+static bool has(const struct wg_uapi_reply_cake *cake, enum wg_uapi_reply_counter i)
+{
+	return cake->has_counter & (1U << i);
+}
+
+/*
+ * "underlay: 274764 datagrams sent in 61567 trains, 313526 received (291371 coalesced)"
+ * and "tun writes: 171229 (141960 segments joined, 11975 ingress gulps)": how much the
+ * offloads batch. A piece whose counter the daemon did not send is left out.
+ */
+static void print_datapath(const struct wg_uapi_reply_cake *cake, const struct show_style *st)
+{
+	const uint64_t *n = cake->counters;
+
+	if (has(cake, WG_UAPI_REPLY_UNDERLAY_SENT) || has(cake, WG_UAPI_REPLY_UNDERLAY_RECEIVED)) {
+		const char *sep = "";
+
+		label(st, "underlay");
+		if (has(cake, WG_UAPI_REPLY_UNDERLAY_SENT)) {
+			printf("%" PRIu64 " datagrams sent", n[WG_UAPI_REPLY_UNDERLAY_SENT]);
+			if (has(cake, WG_UAPI_REPLY_UNDERLAY_TRAINS))
+				printf(" in %" PRIu64 " trains", n[WG_UAPI_REPLY_UNDERLAY_TRAINS]);
+			sep = ", ";
+		}
+		if (has(cake, WG_UAPI_REPLY_UNDERLAY_RECEIVED)) {
+			printf("%s%" PRIu64 " received", sep, n[WG_UAPI_REPLY_UNDERLAY_RECEIVED]);
+			if (has(cake, WG_UAPI_REPLY_UNDERLAY_RX_TRAINS))
+				printf(" (%" PRIu64 " coalesced)",
+				       n[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS]);
+		}
+		printf("\n");
+	}
+	if (has(cake, WG_UAPI_REPLY_TUN_WRITES)) {
+		bool joined = has(cake, WG_UAPI_REPLY_TUN_GRO_COALESCED);
+		bool gulps = has(cake, WG_UAPI_REPLY_INGRESS_GULPS);
+
+		label(st, "tun writes");
+		printf("%" PRIu64, n[WG_UAPI_REPLY_TUN_WRITES]);
+		if (joined)
+			printf(" (%" PRIu64 " segments joined", n[WG_UAPI_REPLY_TUN_GRO_COALESCED]);
+		if (gulps)
+			printf("%s%" PRIu64 " ingress gulps", joined ? ", " : " (",
+			       n[WG_UAPI_REPLY_INGRESS_GULPS]);
+		printf("%s\n", joined || gulps ? ")" : "");
+	}
+}
+
 static void print_cake(const struct show_device *dev, const struct show_style *st)
 {
 	if (!dev->has_cake)
@@ -169,6 +217,7 @@ static void print_cake(const struct show_device *dev, const struct show_style *s
 		printf("%" PRIu64 "\n", dev->cake.backpressure_stalls);
 	}
 	print_underlay(&dev->cake, st);
+	print_datapath(&dev->cake, st);
 	print_qdisc(st, "egress", &dev->cake.egress);
 	print_qdisc(st, "ingress", &dev->cake.ingress);
 }
