@@ -34,13 +34,26 @@ uint32_t wg_bql_room(const struct wg_bql *b, uint32_t held)
 	return held < b->limit ? b->limit - held : 0;
 }
 
-void wg_bql_stall(struct wg_bql *b, uint64_t now_ns, uint32_t held)
+bool wg_bql_stall(struct wg_bql *b, uint64_t now_ns, uint32_t held)
 {
 	b->stalled = true;
 	b->stall_ns = now_ns;
 	b->stall_bytes = held;
-	if (held >= b->limit / 2)
+	if (held >= b->limit / 2) {
 		b->stats.stalls++;
+		return false;
+	}
+	/* Out of room with the socket nearly empty: what was sent is gone already, so the
+	 * queue the limit was learnt for is not below this socket now (the route changed,
+	 * or the bottleneck is past a veth, whose peer frees the socket's bytes at once).
+	 * Such a limit holds nothing back, but it still cuts every send small: let it grow
+	 * back, a quarter at a time, to the unlearnt default. */
+	if (b->fixed || !b->rate || b->limit >= WG_BQL_INIT_BYTES || b->limit >= b->ceiling)
+		return false;
+	b->stats.regrown++;
+	b->slack +=
+		WG_MIN(b->limit >> WG_BQL_SLACK_GROW_SHIFT, (uint32_t)WG_BQL_INIT_BYTES - b->limit);
+	return set_limit(b);
 }
 
 /* The limit for the current estimate: TARGET's worth and the slack, within [MIN, ceiling]. */

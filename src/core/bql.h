@@ -16,7 +16,9 @@
  *
  * A socket found empty at the end of a stall also means the link may have idled while we
  * were late to refill it (a busy CPU): as BQL does on starvation, the limit then gets a
- * slack of a quarter more, which decays by an eighth at each stall that ends busy.
+ * slack of a quarter more, which decays by an eighth at each stall that ends busy. A
+ * stall that begins with the socket nearly empty means the queue is no longer below it:
+ * a learnt limit then grows back the same way, up to the unlearnt default.
  *
  * Pure: the caller passes the time and the bytes held.
  */
@@ -46,6 +48,7 @@ struct wg_bql_stats {
 	uint64_t samples;  /* rate samples taken */
 	uint64_t starved;  /* stalls that ended with the socket empty */
 	uint64_t overflows; /* a qdisc below refused a datagram (ENOBUFS) */
+	uint64_t regrown;   /* stalls with the socket nearly empty that grew the limit */
 };
 
 struct wg_bql {
@@ -66,8 +69,10 @@ void wg_bql_init(struct wg_bql *b);
 void wg_bql_fix(struct wg_bql *b, uint32_t bytes);
 /* The bytes that may still be handed to a socket holding `held`: 0 when at the limit. */
 uint32_t wg_bql_room(const struct wg_bql *b, uint32_t held);
-/* The socket holds `held` and may take no more: a stall begins. */
-void wg_bql_stall(struct wg_bql *b, uint64_t now_ns, uint32_t held);
+/* The socket holds `held` and may take no more: a stall begins. Returns true when the
+ * limit changed (a learnt limit that the socket, nearly empty, did not fill grows back
+ * toward WG_BQL_INIT_BYTES; the caller resizes the send buffer). */
+bool wg_bql_stall(struct wg_bql *b, uint64_t now_ns, uint32_t held);
 /* The stall ended (the socket drained); it holds `held` now. Returns true when the limit
  * changed (the caller resizes the send buffer). */
 bool wg_bql_resume(struct wg_bql *b, uint64_t now_ns, uint32_t held);

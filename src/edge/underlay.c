@@ -330,7 +330,8 @@ static void stall(struct wg_underlay *u, enum wg_udp_family f)
 {
 	u->gate[f].starved = false;
 	u->blocked_fd = u->udp.fd[f];
-	wg_bql_stall(&u->gate[f].bql, u->now_ns, held_bytes(u, f));
+	if (wg_bql_stall(&u->gate[f].bql, u->now_ns, held_bytes(u, f)))
+		(void)size_sndbuf(u, f);
 }
 
 /* --- trains (UDP GSO) --- */

@@ -254,3 +254,60 @@ Test(bql, a_fixed_limit_holds_and_can_be_released)
 	cr_assert(b.limit > target_bytes(l.rate) * 9 / 10 && b.limit < target_bytes(l.rate) * 11 / 10,
 		  "limit %u", b.limit);
 }
+
+/* The queue moves past a veth (or the route changes): the socket is empty again at every
+ * stall. A limit learnt for the old queue grows back to the default, a quarter at a time
+ * and no further, and comes down again when the socket fills once more. */
+Test(bql, a_limit_the_socket_no_longer_fills_grows_back_to_the_default)
+{
+	struct link l = {.now_ns = 1, .rate = rate_for(12000), .wake_ns = 20000};
+	struct wg_bql b;
+	uint32_t learnt;
+	int n = 0;
+
+	wg_bql_init(&b);
+	for (int i = 0; i < 40; i++)
+		cycle(&b, &l, 2304);
+	learnt = b.limit;
+	cr_assert_lt(learnt, 14000, "limit %u", learnt);
+	while (b.limit < WG_BQL_INIT_BYTES && n < 100) {
+		uint32_t before = b.limit;
+
+		cr_assert_eq(wg_bql_stall(&b, l.now_ns, 0), b.limit != before);
+		cr_assert_gt(b.limit, before);
+		cr_assert_leq(b.limit, before + before / 4 + 1, "%u after %u", b.limit, before);
+		cr_assert_not(wg_bql_resume(&b, l.now_ns + 1000, 0), "too short to sample");
+		l.now_ns += 2000;
+		n++;
+	}
+	cr_assert_eq(b.limit, WG_BQL_INIT_BYTES);
+	cr_assert_geq(n, 7, "12 KB grows by a quarter at a time: %d steps", n);
+	cr_assert_eq(b.stats.regrown, (uint64_t)n);
+	cr_assert_not(wg_bql_stall(&b, l.now_ns, 100), "no further than the default");
+	cr_assert_eq(b.limit, WG_BQL_INIT_BYTES);
+	(void)wg_bql_resume(&b, l.now_ns + 1000, 0);
+
+	for (int i = 0; i < 60; i++)
+		cycle(&b, &l, 2304);
+	cr_assert_lt(b.limit, learnt + learnt / 10, "back at the link: %u", b.limit);
+}
+
+Test(bql, a_fixed_or_capped_limit_does_not_grow_back)
+{
+	struct link l = {.now_ns = 1, .rate = rate_for(12000), .wake_ns = 20000};
+	struct wg_bql b;
+
+	wg_bql_init(&b);
+	for (int i = 0; i < 40; i++)
+		cycle(&b, &l, 2304);
+	wg_bql_fix(&b, 10000);
+	cr_assert_not(wg_bql_stall(&b, l.now_ns, 0));
+	cr_assert_eq(b.limit, 10000);
+	wg_bql_fix(&b, 0);
+	/* a qdisc below dropped at 16 KB held: the ceiling is 12 KB from then on */
+	(void)wg_bql_overflow(&b, 16000);
+	for (int i = 0; i < 20; i++)
+		(void)wg_bql_stall(&b, l.now_ns, 0);
+	cr_assert_leq(b.limit, 12000, "limit %u", b.limit);
+	cr_assert_leq(b.slack, 12000, "slack %u stays bounded", b.slack);
+}
