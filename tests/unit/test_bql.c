@@ -73,6 +73,14 @@ static uint64_t idle_pct(struct wg_bql *b, struct link *l, int n)
 	return (l->idle_ns - idle0) * 100 / (l->now_ns - t0);
 }
 
+/* A fresh limit after n fill-and-stall cycles on link l. */
+static void learn(struct wg_bql *b, struct link *l, int n)
+{
+	wg_bql_init(b);
+	for (int i = 0; i < n; i++)
+		cycle(b, l, 2304);
+}
+
 Test(bql, starts_at_the_initial_limit_with_room_to_it)
 {
 	struct wg_bql b;
@@ -91,9 +99,7 @@ Test(bql, settles_at_target_worth_of_a_slow_link)
 	struct link l = {.now_ns = 1, .rate = rate_for(20000), .wake_ns = 20000};
 	struct wg_bql b;
 
-	wg_bql_init(&b);
-	for (int i = 0; i < 40; i++)
-		cycle(&b, &l, 2304);
+	learn(&b, &l, 40);
 	cr_assert_eq(l.idle_ns, 0, "a busy link never idles (%llu ns)", (unsigned long long)l.idle_ns);
 	cr_assert(b.limit > target_bytes(l.rate) * 9 / 10 && b.limit < target_bytes(l.rate) * 11 / 10,
 		  "limit %u, target %llu", b.limit, (unsigned long long)target_bytes(l.rate));
@@ -129,9 +135,7 @@ Test(bql, follows_the_rate_down_and_up)
 	struct link l = {.now_ns = 1, .rate = rate_for(40000), .wake_ns = 20000};
 	struct wg_bql b;
 
-	wg_bql_init(&b);
-	for (int i = 0; i < 40; i++)
-		cycle(&b, &l, 2304);
+	learn(&b, &l, 40);
 	cr_assert(b.limit > target_bytes(l.rate) * 9 / 10, "limit %u", b.limit);
 	l.rate = rate_for(10000); /* the link slows down to a quarter */
 	for (int i = 0; i < 40; i++)
@@ -184,9 +188,7 @@ Test(bql, overflow_caps_the_limit_below_the_level_that_dropped)
 	struct link l = {.now_ns = 1, .rate = rate_for(200000), .wake_ns = 20000};
 	struct wg_bql b;
 
-	wg_bql_init(&b);
-	for (int i = 0; i < 40; i++)
-		cycle(&b, &l, 2304);
+	learn(&b, &l, 40);
 	cr_assert_gt(b.limit, 150000, "limit %u", b.limit);
 	cr_assert(wg_bql_overflow(&b, 100000));
 	cr_assert_eq(b.limit, 75000);
@@ -210,9 +212,7 @@ Test(bql, a_late_wake_up_adds_slack_that_decays)
 	uint64_t rate, idle;
 	uint32_t settled;
 
-	wg_bql_init(&b);
-	for (int i = 0; i < 40; i++)
-		cycle(&b, &l, 2304);
+	learn(&b, &l, 40);
 	settled = b.limit;
 	rate = b.rate;
 	cr_assert_eq(b.stats.starved, 0);
@@ -265,9 +265,7 @@ Test(bql, a_limit_the_socket_no_longer_fills_grows_back_to_the_default)
 	uint32_t learnt;
 	int n = 0;
 
-	wg_bql_init(&b);
-	for (int i = 0; i < 40; i++)
-		cycle(&b, &l, 2304);
+	learn(&b, &l, 40);
 	learnt = b.limit;
 	cr_assert_lt(learnt, 14000, "limit %u", learnt);
 	while (b.limit < WG_BQL_INIT_BYTES && n < 100) {
@@ -297,9 +295,7 @@ Test(bql, a_fixed_or_capped_limit_does_not_grow_back)
 	struct link l = {.now_ns = 1, .rate = rate_for(12000), .wake_ns = 20000};
 	struct wg_bql b;
 
-	wg_bql_init(&b);
-	for (int i = 0; i < 40; i++)
-		cycle(&b, &l, 2304);
+	learn(&b, &l, 40);
 	wg_bql_fix(&b, 10000);
 	cr_assert_not(wg_bql_stall(&b, l.now_ns, 0));
 	cr_assert_eq(b.limit, 10000);
