@@ -41,13 +41,17 @@ bool wg_bql_stall(struct wg_bql *b, uint64_t now_ns, uint32_t held)
 	b->stall_bytes = held;
 	if (held >= b->limit / 2) {
 		b->stats.stalls++;
+		b->empty_stalls = 0;
 		return false;
 	}
-	/* Out of room with the socket nearly empty: what was sent is gone already, so the
-	 * queue the limit was learnt for is not below this socket now (the route changed,
-	 * or the bottleneck is past a veth, whose peer frees the socket's bytes at once).
-	 * Such a limit holds nothing back, but it still cuts every send small: let it grow
-	 * back, a quarter at a time, to the unlearnt default. */
+	/* Out of room, stall after stall, with the socket under half full: what was sent
+	 * is gone already, so the queue the limit was learnt for is not below this socket
+	 * now (the route changed, or the bottleneck is past a veth, whose peer frees the
+	 * socket's bytes at once). Such a limit holds nothing back, but it still cuts every
+	 * send small: let it grow back, a quarter at a time, to the unlearnt default. */
+	if (++b->empty_stalls < WG_BQL_REGROW_STALLS)
+		return false;
+	b->empty_stalls = 0;
 	if (b->fixed || !b->rate || b->limit >= WG_BQL_INIT_BYTES || b->limit >= b->ceiling)
 		return false;
 	b->stats.regrown++;

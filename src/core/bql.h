@@ -16,9 +16,9 @@
  *
  * A socket found empty at the end of a stall also means the link may have idled while we
  * were late to refill it (a busy CPU): as BQL does on starvation, the limit then gets a
- * slack of a quarter more, which decays by an eighth at each stall that ends busy. A
- * stall that begins with the socket nearly empty means the queue is no longer below it:
- * a learnt limit then grows back the same way, up to the unlearnt default.
+ * slack of a quarter more, which decays by an eighth at each stall that ends busy. Stall
+ * after stall that begins with the socket under half full means the queue is no longer
+ * below it: a learnt limit then grows back the same way, up to the unlearnt default.
  *
  * Pure: the caller passes the time and the bytes held.
  */
@@ -41,6 +41,10 @@ enum wg_bql_limits {
 	WG_BQL_EWMA_SHIFT = 2,	       /* a new sample weighs 1/4 */
 	WG_BQL_SLACK_GROW_SHIFT = 2,   /* starved: the slack grows by limit / 4 */
 	WG_BQL_SLACK_DECAY_SHIFT = 3,  /* busy: the slack shrinks by 1/8 */
+	/* This many stalls in a row that begin with the socket under half full: its queue
+	 * is gone, and a learnt limit grows back by a quarter. One alone is a sender that
+	 * was descheduled mid-round, which the next round's fill-up tells apart. */
+	WG_BQL_REGROW_STALLS = 8,
 };
 
 struct wg_bql_stats {
@@ -48,7 +52,7 @@ struct wg_bql_stats {
 	uint64_t samples;  /* rate samples taken */
 	uint64_t starved;  /* stalls that ended with the socket empty */
 	uint64_t overflows; /* a qdisc below refused a datagram (ENOBUFS) */
-	uint64_t regrown;   /* stalls with the socket nearly empty that grew the limit */
+	uint64_t regrown;   /* times a run of stalls under half full grew the limit */
 };
 
 struct wg_bql {
@@ -58,6 +62,7 @@ struct wg_bql {
 	uint32_t slack;	   /* bytes above the rate's worth, after starvation */
 	uint64_t stall_ns; /* when the current stall began */
 	uint32_t stall_bytes;
+	uint32_t empty_stalls; /* stalls in a row that began under half full */
 	bool stalled;
 	bool fixed;	   /* set by wg_bql_fix: measure, but keep the limit */
 	struct wg_bql_stats stats;
@@ -70,8 +75,8 @@ void wg_bql_fix(struct wg_bql *b, uint32_t bytes);
 /* The bytes that may still be handed to a socket holding `held`: 0 when at the limit. */
 uint32_t wg_bql_room(const struct wg_bql *b, uint32_t held);
 /* The socket holds `held` and may take no more: a stall begins. Returns true when the
- * limit changed (a learnt limit that the socket, nearly empty, did not fill grows back
- * toward WG_BQL_INIT_BYTES; the caller resizes the send buffer). */
+ * limit changed (a learnt limit that WG_BQL_REGROW_STALLS stalls in a row found under
+ * half full grows back toward WG_BQL_INIT_BYTES; the caller resizes the send buffer). */
 bool wg_bql_stall(struct wg_bql *b, uint64_t now_ns, uint32_t held);
 /* The stall ended (the socket drained); it holds `held` now. Returns true when the limit
  * changed (the caller resizes the send buffer). */
