@@ -69,13 +69,13 @@ int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *
 	const struct wg_peer *peer;
 	int ret = put_cake(out, "cake_egress", &dev->egress);
 
-	if (!ret && dev->ingress) {
+	if (!ret && dev->ingress)
 		ret = put_cake(out, "cake_ingress", dev->ingress);
-		wg_devconf_buf_printf(out, "ingress_gulps=%llu\n",
-				      (unsigned long long)dev->ingress->stats.gulps);
-	}
 	if (ret)
 		return ret;
+	if (dev->ingress)
+		wg_devconf_buf_printf(out, "ingress_gulps=%llu\n",
+				      (unsigned long long)dev->ingress->stats.gulps);
 	wg_devconf_buf_printf(out,
 			      "rx_malformed=%llu\nrx_invalid_mac=%llu\nrx_ratelimited=%llu\n"
 			      "rx_handshake_bad=%llu\nrx_cookie_bad=%llu\nrx_no_keypair=%llu\n"

@@ -252,13 +252,15 @@ uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns)
 	if (!in)
 		return UINT64_MAX;
 	if (now_ns < in->gulp_end_ns) {
-		while (cake_sparse_waiting(in->q) && (pkt = wg_egress_dequeue(in, now_ns, &next)))
+		bool sparse;
+
+		while ((sparse = cake_sparse_waiting(in->q)) &&
+		       (pkt = wg_egress_dequeue(in, now_ns, &next)))
 			rx_release(dev, pkt);
 		if (!cake_backlog_packets(in->q))
 			return UINT64_MAX;
-		if (!cake_sparse_waiting(in->q) || next > in->gulp_end_ns)
-			next = in->gulp_end_ns;
-		return next;
+		/* a sparse packet the shaper holds goes when it allows; the bulk at the end */
+		return sparse && next < in->gulp_end_ns ? next : in->gulp_end_ns;
 	}
 	while ((pkt = wg_egress_dequeue(in, now_ns, &next)))
 		rx_release(dev, pkt);
