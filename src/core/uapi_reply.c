@@ -394,7 +394,6 @@ static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, c
 	return 0; /* unknown keys are skipped */
 }
 
-/* The underlay's byte limit lines. Returns 1 when key is none of them. */
 const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
 	[WG_UAPI_REPLY_UNDERLAY_SENT] = "underlay_sent",
 	[WG_UAPI_REPLY_UNDERLAY_TRAINS] = "underlay_trains",
@@ -405,6 +404,8 @@ const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
 	[WG_UAPI_REPLY_INGRESS_GULPS] = "ingress_gulps",
 };
 
+/* The datapath counters and the underlay's byte limit lines. Returns 1 when key is none
+ * of them. */
 static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_t klen,
 			 const char *v, size_t n)
 {
@@ -415,7 +416,7 @@ static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_
 			continue;
 		if (!num(&cake->counters[i], v, n, UINT64_MAX))
 			return -EPROTO;
-		cake->has_counter |= 1U << i;
+		cake->has_counter |= 1U << i; /* read by wg_uapi_reply_has_counter() */
 		return 0;
 	}
 	if (is("underlay_limit", key, klen)) {

@@ -105,6 +105,13 @@ struct wg_uapi_reply_cake {
 	size_t n_peers, cap_peers;
 };
 
+/* Whether the reply carried counter i. */
+static inline bool wg_uapi_reply_has_counter(const struct wg_uapi_reply_cake *cake,
+					     enum wg_uapi_reply_counter i)
+{
+	return cake->has_counter & (1U << i);
+}
+
 /*
  * Parses the reply to `cakewg_get=1` into *out (which is initialised here; free it
  * with wg_uapi_reply_cake_free() whatever the result). Device keys (cake_egress,

@@ -122,7 +122,8 @@ static void cake_json(struct wg_devconf_buf *out, const struct show_device *dev)
 	underlay_setting_json(out, cake);
 	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++) {
 		wg_devconf_buf_printf(out, ",");
-		maybe_u64(out, wg_uapi_reply_counter_names[i], cake->has_counter & (1U << i),
+		maybe_u64(out, wg_uapi_reply_counter_names[i],
+			  wg_uapi_reply_has_counter(cake, (enum wg_uapi_reply_counter)i),
 			  cake->counters[i]);
 	}
 	wg_devconf_buf_printf(out, ",\"peers\":[");

@@ -4,8 +4,8 @@
  * ugly_print, dump_print), plus cakewg's CAKE section: the egress and ingress option
  * lines with their `tc -s qdisc` statistics, the backpressure stall count, the
  * underlay's byte limit, the offloads' batching counters and the per-peer drop and roam
- * counters. Without colour the escape
- * sequences are simply not written, which is what wg's terminal filter leaves of them.
+ * counters. Without colour the escape sequences are simply not written, which is what
+ * wg's terminal filter leaves of them.
  */
 #include "tools/cakewg/show_print.h"
 
@@ -161,11 +161,6 @@ static void print_underlay(const struct wg_uapi_reply_cake *cake, const struct s
 	printf("%s\n", how || rate ? ")" : "");
 }
 
-static bool has(const struct wg_uapi_reply_cake *cake, enum wg_uapi_reply_counter i)
-{
-	return cake->has_counter & (1U << i);
-}
-
 /*
  * "underlay: 274764 datagrams sent in 61567 trains, 313526 received (291371 coalesced)"
  * and "tun writes: 171229 (141960 segments joined, 11975 ingress gulps)": how much the
@@ -174,28 +169,27 @@ static bool has(const struct wg_uapi_reply_cake *cake, enum wg_uapi_reply_counte
 static void print_datapath(const struct wg_uapi_reply_cake *cake, const struct show_style *st)
 {
 	const uint64_t *n = cake->counters;
+	bool had[WG_UAPI_REPLY_COUNTERS];
 
-	if (has(cake, WG_UAPI_REPLY_UNDERLAY_SENT) || has(cake, WG_UAPI_REPLY_UNDERLAY_RECEIVED)) {
-		const char *sep = "";
-
+	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++)
+		had[i] = wg_uapi_reply_has_counter(cake, (enum wg_uapi_reply_counter)i);
+	if (had[WG_UAPI_REPLY_UNDERLAY_SENT] || had[WG_UAPI_REPLY_UNDERLAY_RECEIVED]) {
 		label(st, "underlay");
-		if (has(cake, WG_UAPI_REPLY_UNDERLAY_SENT)) {
+		if (had[WG_UAPI_REPLY_UNDERLAY_SENT])
 			printf("%" PRIu64 " datagrams sent", n[WG_UAPI_REPLY_UNDERLAY_SENT]);
-			if (has(cake, WG_UAPI_REPLY_UNDERLAY_TRAINS))
-				printf(" in %" PRIu64 " trains", n[WG_UAPI_REPLY_UNDERLAY_TRAINS]);
-			sep = ", ";
-		}
-		if (has(cake, WG_UAPI_REPLY_UNDERLAY_RECEIVED)) {
-			printf("%s%" PRIu64 " received", sep, n[WG_UAPI_REPLY_UNDERLAY_RECEIVED]);
-			if (has(cake, WG_UAPI_REPLY_UNDERLAY_RX_TRAINS))
-				printf(" (%" PRIu64 " coalesced)",
-				       n[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS]);
-		}
+		if (had[WG_UAPI_REPLY_UNDERLAY_SENT] && had[WG_UAPI_REPLY_UNDERLAY_TRAINS])
+			printf(" in %" PRIu64 " trains", n[WG_UAPI_REPLY_UNDERLAY_TRAINS]);
+		if (had[WG_UAPI_REPLY_UNDERLAY_RECEIVED])
+			printf("%s%" PRIu64 " received",
+			       had[WG_UAPI_REPLY_UNDERLAY_SENT] ? ", " : "",
+			       n[WG_UAPI_REPLY_UNDERLAY_RECEIVED]);
+		if (had[WG_UAPI_REPLY_UNDERLAY_RECEIVED] && had[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS])
+			printf(" (%" PRIu64 " coalesced)", n[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS]);
 		printf("\n");
 	}
-	if (has(cake, WG_UAPI_REPLY_TUN_WRITES)) {
-		bool joined = has(cake, WG_UAPI_REPLY_TUN_GRO_COALESCED);
-		bool gulps = has(cake, WG_UAPI_REPLY_INGRESS_GULPS);
+	if (had[WG_UAPI_REPLY_TUN_WRITES]) {
+		bool joined = had[WG_UAPI_REPLY_TUN_GRO_COALESCED];
+		bool gulps = had[WG_UAPI_REPLY_INGRESS_GULPS];
 
 		label(st, "tun writes");
 		printf("%" PRIu64, n[WG_UAPI_REPLY_TUN_WRITES]);
