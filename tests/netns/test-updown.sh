@@ -61,9 +61,9 @@ down() { # down NS CONF
 		{ cat "$TMP/down.err" >&2; die "down $2 failed"; }
 }
 
-# conf_a (lib.sh) writes $TMP/$A.conf; conf_b EXTRA_INTERFACE_LINES: $TMP/$B.conf, its
-# addresses on two Address lines where A's share one.
-conf_b() {
+# conf_a (lib.sh) writes $TMP/$A.conf; conf_b_split EXTRA_INTERFACE_LINES: $TMP/$B.conf as
+# lib.sh's conf_b writes it, but with its addresses on two Address lines.
+conf_b_split() {
 	conf_side b $'Address = 198.19.0.2/24\nAddress = fd00:19::2/64' "$1" \
 		"198.19.0.1/32, fd00:19::1/128"
 }
@@ -80,7 +80,7 @@ log "== default route (Table auto), MTU auto, ping, down restores everything"
 snap
 n a sysctl -qw net.ipv4.conf.all.src_valid_mark=0
 conf_a "" "0.0.0.0/0, ::/0"
-conf_b ""
+conf_b_split ""
 up a "$TMP/$A.conf"
 up b "$TMP/$B.conf"
 # A's link came up (and sent IPv6 multicast into the tunnel: ::/0) before B existed:
@@ -109,7 +109,7 @@ n b ip link set "${P}b" mtu 1500
 log "== Table = off: no routes; Table = 1234: routes there, no rules"
 snap
 conf_a "Table = off" "198.19.7.0/24, 0.0.0.0/0"
-conf_b ""
+conf_b_split ""
 up a "$TMP/$A.conf"
 [ "$(n a cat /sys/class/net/"$A"/mtu)" = 1420 ] || die "MTU with a 1500 underlay: not 1420"
 routes=$(n a ip route show table all; n a ip -6 route show table all)
