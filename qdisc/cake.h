@@ -68,6 +68,18 @@ enum cake_autorate_constants {
 #define CAKE_NS_PER_SEC UINT64_C(1000000000)
 /* cake_dequeue()'s *next_ns when no packet is queued: nothing to wait for. */
 #define CAKE_TIME_NONE UINT64_MAX
+/*
+ * How far the egress shaper's schedule may trail the clock. The kernel's dequeue runs
+ * within microseconds of its watchdog, so when its schedule has fallen behind it sends
+ * back to back until it has caught up, and that is never much. A process can be off
+ * its CPU for tens of milliseconds: a 27 ms stall repaid at once put 27 ms of packets
+ * into the bottleneck below, and with the 5 % headroom of a shaper at 95 % that queue
+ * took 0.65 s to drain, 13 pings in a row 2-27 ms late. Time missed beyond
+ * this is forgiven: after a stall at most this much goes back to back (counted in
+ * struct cake_stats' shaper_late). An ingress-mode instance repays in full: what it
+ * releases goes to the host, where a burst queues nowhere.
+ */
+#define CAKE_SHAPER_MAX_LAG_NS (2 * CAKE_NS_PER_MS)
 
 /* Why a packet came back through ops->drop. */
 enum cake_drop_reason {

@@ -73,6 +73,24 @@ static bool shaper_blocked(const struct cake *q, uint64_t now_ns, uint64_t *next
 	return false;
 }
 
+/* A schedule trailing the clock by more than CAKE_SHAPER_MAX_LAG_NS is moved up to
+ * that bound, the failsafe's too (see qdisc/cake.h). */
+static void forgive_lag(struct cake *q, uint64_t now_ns)
+{
+	uint64_t floor = now_ns - CAKE_SHAPER_MAX_LAG_NS;
+	int64_t behind = cake_tdiff(floor, q->time_next_packet);
+
+	if (!q->rate.rate_ns || q->cfg.ingress)
+		return;
+	if (behind > 0) {
+		q->time_next_packet = floor;
+		q->shaper_late++;
+		q->shaper_late_ns += (uint64_t)behind;
+	}
+	if (cake_tdiff(q->failsafe_next_packet, floor) < 0)
+		q->failsafe_next_packet = floor;
+}
+
 /*
  * The DRR credit between tins matters only when unlimited. The kernel charges it in
  * shaped mode too, where nothing refills it and the 32-bit count runs off its end;
@@ -325,6 +343,8 @@ struct cake_pkt *cake_dequeue(struct cake *q, uint64_t now_ns, uint64_t *next_ns
 	struct cake_pkt *pkt = NULL;
 	bool first = true;
 
+	if (q->qlen)
+		forgive_lag(q, now_ns);
 	while (!pkt) {
 		struct cake_tin *b;
 

@@ -179,6 +179,8 @@ struct cake {
 	uint64_t sent_packets;
 	uint32_t drops;
 	uint32_t overlimits;
+	uint64_t shaper_late;	 /* dequeues that found the schedule over the lag bound */
+	uint64_t shaper_late_ns; /* the time forgiven by them */
 
 	/* autorate-ingress capacity estimate */
 	uint64_t last_packet_time;

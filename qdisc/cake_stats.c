@@ -53,6 +53,8 @@ void cake_get_stats(const struct cake *q, struct cake_stats *out)
 	out->sent_packets = q->sent_packets;
 	out->dropped = q->drops;
 	out->overlimits = q->overlimits;
+	out->shaper_late = q->shaper_late;
+	out->shaper_late_ns = q->shaper_late_ns;
 	out->backlog_bytes = clamp32(q->backlog);
 	out->backlog_packets = q->qlen;
 

@@ -55,6 +55,10 @@ struct cake_stats {
 	uint32_t dropped;
 	uint32_t overlimits;
 	uint32_t requeues; /* always 0: the qdisc never takes a packet back */
+	/* not printed by tc: dequeues that found the egress shaper's schedule more than
+	 * CAKE_SHAPER_MAX_LAG_NS behind the clock, and the time they forgave */
+	uint64_t shaper_late;
+	uint64_t shaper_late_ns;
 	uint32_t backlog_bytes;
 	uint32_t backlog_packets;
 

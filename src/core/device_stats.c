@@ -57,6 +57,10 @@ static int put_cake(struct wg_devconf_buf *out, const char *name, const struct w
 	if (cake_print_json(&co, &opts, &st) || cake_out_status(&co))
 		goto out;
 	wg_devconf_buf_printf(out, "%s_json=%s\n", name, text);
+	if (!opts.ingress) /* an ingress instance repays late time in full */
+		wg_devconf_buf_printf(out, "shaper_late=%llu\nshaper_late_ns=%llu\n",
+				      (unsigned long long)st.shaper_late,
+				      (unsigned long long)st.shaper_late_ns);
 	ret = 0;
 out:
 	free(text);

@@ -402,6 +402,8 @@ const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
 	[WG_UAPI_REPLY_TUN_WRITES] = "tun_writes",
 	[WG_UAPI_REPLY_TUN_GRO_COALESCED] = "tun_gro_coalesced",
 	[WG_UAPI_REPLY_INGRESS_GULPS] = "ingress_gulps",
+	[WG_UAPI_REPLY_SHAPER_LATE] = "shaper_late",
+	[WG_UAPI_REPLY_SHAPER_LATE_NS] = "shaper_late_ns",
 };
 
 /* The datapath counters and the underlay's byte limit lines. Returns 1 when key is none

@@ -82,6 +82,8 @@ enum wg_uapi_reply_counter {
 	WG_UAPI_REPLY_TUN_WRITES,	  /* writes to the TUN device */
 	WG_UAPI_REPLY_TUN_GRO_COALESCED,  /* segments that joined another's write */
 	WG_UAPI_REPLY_INGRESS_GULPS,	  /* ingress releases held to a gulp's end */
+	WG_UAPI_REPLY_SHAPER_LATE,	  /* egress dequeues over CAKE_SHAPER_MAX_LAG_NS late */
+	WG_UAPI_REPLY_SHAPER_LATE_NS,	  /* the shaper time they forgave */
 	WG_UAPI_REPLY_COUNTERS,
 };
 

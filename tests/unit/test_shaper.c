@@ -227,3 +227,64 @@ Test(shaper, advance_carries_the_fraction)
 			  (unsigned long)rates[i], (unsigned long)total, want);
 	}
 }
+
+/*
+ * A queue of 1 ms packets (10 Mbit/s) whose dequeuer sends one and then comes back
+ * stall_ns later, as a process that was off its CPU: how many packets it releases at
+ * once on its return.
+ */
+static unsigned int burst_after_stall(bool ingress, uint64_t stall_ns, struct cake_stats *st)
+{
+	struct cake_options o = h_opts_rate(H_MBIT(10));
+	struct cake_pkt *p;
+	struct harness *h;
+	unsigned int n = 0;
+	uint64_t next;
+	int s, i;
+
+	o.present |= CAKE_OPT_INGRESS | CAKE_OPT_RTT;
+	o.ingress = ingress;
+	o.rtt_us = 3600u * 1000000u; /* keep CoDel out of it */
+	o.target_us = o.rtt_us / 20;
+	h = h_new(&o, 256, 9);
+	cr_assert_not_null(h);
+	s = h_add(h, H_GREEDY, 1250);
+	h->src[s].depth = 0;
+	for (i = 0; i < 100; i++)
+		cr_assert(h_send(h, s));
+	p = cake_dequeue(h->q, h->now, &next);
+	cr_assert_not_null(p);
+	h_deliver(h, p);
+	cr_assert_eq(next, h->now + 1000000, "the next is due 1 ms later");
+	h->now += stall_ns;
+	while ((p = cake_dequeue(h->q, h->now, &next))) {
+		h_deliver(h, p);
+		n++;
+	}
+	cake_get_stats(h->q, st);
+	h_free_all(h);
+	return n;
+}
+
+/*
+ * After a 30 ms stall the egress shaper sends back to back only the last
+ * CAKE_SHAPER_MAX_LAG_NS (2 ms) of the missed time and what is due now: the packets
+ * scheduled at 28, 29 and 30 ms. The 27 ms before are forgiven and counted. A stall
+ * within the bound is repaid in full, and an ingress-mode instance repays all of it.
+ */
+Test(shaper, late_dequeue_repays_at_most_the_lag_bound)
+{
+	struct cake_stats st;
+
+	cr_assert_eq(CAKE_SHAPER_MAX_LAG_NS, 2000000, "the numbers below assume 2 ms");
+	cr_assert_eq(burst_after_stall(false, 30000000, &st), 3);
+	cr_assert_eq(st.shaper_late, 1);
+	cr_assert_eq(st.shaper_late_ns, 27000000);
+
+	cr_assert_eq(burst_after_stall(false, 2500000, &st), 2, "1.5 ms late: due at 1 and 2");
+	cr_assert_eq(st.shaper_late, 0);
+	cr_assert_eq(st.shaper_late_ns, 0);
+
+	cr_assert_eq(burst_after_stall(true, 30000000, &st), 30, "ingress: due at 1 .. 30 ms");
+	cr_assert_eq(st.shaper_late, 0);
+}

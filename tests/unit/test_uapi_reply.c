@@ -322,6 +322,8 @@ static const char full_cake[] =
 	"underlay_trains=61567\n"
 	"tun_writes=171229\n"
 	"ingress_gulps=18446744073709551615\n"
+	"shaper_late=3\n"
+	"shaper_late_ns=41250000\n"
 	"public_key=" K2 "\n"
 	"egress_drops=3\n"
 	"staged_drops=4\n"
@@ -366,14 +368,18 @@ Test(uapi_reply, cake_every_key)
 	cr_assert_eq(r.underlay_limit, 16384);
 	cr_assert_eq(r.underlay_drain_rate, 9800000);
 	cr_assert_eq(r.underlay_limit_setting, WG_DEVCONF_UNDERLAY_LIMIT_AUTO);
-	cr_assert_eq(r.has_counter,
-		     (1U << WG_UAPI_REPLY_UNDERLAY_SENT) | (1U << WG_UAPI_REPLY_UNDERLAY_TRAINS) |
-			     (1U << WG_UAPI_REPLY_TUN_WRITES) | (1U << WG_UAPI_REPLY_INGRESS_GULPS),
-		     "only the counters sent");
+	cr_assert_eq(
+		r.has_counter,
+		(1U << WG_UAPI_REPLY_UNDERLAY_SENT) | (1U << WG_UAPI_REPLY_UNDERLAY_TRAINS) |
+			(1U << WG_UAPI_REPLY_TUN_WRITES) | (1U << WG_UAPI_REPLY_INGRESS_GULPS) |
+			(1U << WG_UAPI_REPLY_SHAPER_LATE) | (1U << WG_UAPI_REPLY_SHAPER_LATE_NS),
+		"only the counters sent");
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_SENT], 274764);
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_TRAINS], 61567);
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_TUN_WRITES], 171229);
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_INGRESS_GULPS], UINT64_MAX);
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_SHAPER_LATE], 3);
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_SHAPER_LATE_NS], 41250000);
 	cr_assert_eq(r.n_peers, 2);
 
 	cr_assert(wg_encoding_key_from_hex(k2, K2, strlen(K2)));
