@@ -245,7 +245,7 @@ def parse_cakewg_get(path):
         return None
     out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0, "peer_egress_drops": 0,
            "backpressure_stalls": 0, "underlay_send_errors": 0, "max_network_size": 0,
-           "max_pkt_len": 0,
+           "max_pkt_len": 0, "egress_ack_drops": 0, "shaper_late": 0, "shaper_late_ns": 0,
            "egress_options": None, "ingress_options": None}
     for line in open(path):
         k, _, v = line.rstrip("\n").partition("=")
@@ -258,6 +258,7 @@ def parse_cakewg_get(path):
             out[side + "_drops"] = j.get("drops", 0)
             if side == "egress":
                 out["egress_marks"] = sum(t.get("ecn_mark", 0) for t in j.get("tins", []))
+                out["egress_ack_drops"] = sum(t.get("ack_drops", 0) for t in j.get("tins", []))
                 out["max_network_size"] = j.get("max_network_size", 0)
                 # per tin, the largest unit enqueued, before any split-gso segmentation
                 out["max_pkt_len"] = max([t.get("max_pkt_len", 0) for t in j.get("tins", [])]
@@ -268,7 +269,8 @@ def parse_cakewg_get(path):
             out["ingress_options"] = v
         elif k == "egress_drops":
             out["peer_egress_drops"] += int(v)
-        elif k in ("backpressure_stalls", "underlay_send_errors"):
+        elif k in ("backpressure_stalls", "underlay_send_errors", "shaper_late",
+                   "shaper_late_ns"):
             out[k] = int(v)
     return out
 
@@ -366,7 +368,8 @@ def cake_delta(before, after):
         return None
     d = {}
     for k in ("egress_drops", "egress_marks", "ingress_drops", "peer_egress_drops",
-              "backpressure_stalls", "underlay_send_errors"):
+              "backpressure_stalls", "underlay_send_errors", "egress_ack_drops",
+              "shaper_late", "shaper_late_ns"):
         d[k] = after[k] - before[k]
     d["max_network_size"] = after["max_network_size"]
     d["max_pkt_len_before"] = before["max_pkt_len"]
@@ -567,21 +570,22 @@ def print_seeds(recs):
         return
     print("Side by side (cakewg; the ping is the competing sparse flow; added50/added99 =")
     print("median/p99 minus the idle median; maxlen = the largest packet CAKE has been")
-    print("handed since the daemon started, before split-gso cuts it):")
-    spec = "%-28s %-6s %4s %-8s %8s %8s %9s %9s %8s %10s %8s %7s"
+    print("handed since the daemon started, before split-gso cuts it; up/down = goodput,")
+    print("Mbit/s; ack drops = the client's egress CAKE's ACK filter):")
+    spec = "%-28s %-6s %4s %-8s %7s %7s %8s %8s %7s %7s %9s %7s %9s %6s"
     print_header(spec, (
-        "variant", "topo", "Mbit", "load", "med", "p99", "added50", "added99", "up",
-        "maxlen B", "drops", "stalls"))
+        "variant", "topo", "Mbit", "load", "med", "p99", "added50", "added99", "up", "down",
+        "maxlen B", "drops", "ack drops", "stalls"))
     for r in seeds:
         p = r["ping"]
         a50, a99 = added(recs, r, "med"), added(recs, r, "p99")
         c = r.get("cake_client") or {}
-        up, _ = sums(r)
+        up, down = sums(r)
         print(spec % (
             r["variant"], r["topo"], r["rate"], r["load"], fmt(p["med"], "%.2f"),
-            fmt(p["p99"], "%.2f"), fmt(a50, "%+.2f"), fmt(a99, "%+.2f"), fmt(up),
+            fmt(p["p99"], "%.2f"), fmt(a50, "%+.2f"), fmt(a99, "%+.2f"), fmt(up), fmt(down),
             c.get("max_pkt_len", "-"), c.get("egress_drops", "-"),
-            c.get("backpressure_stalls", "-")))
+            c.get("egress_ack_drops", "-"), c.get("backpressure_stalls", "-")))
         if r.get("note"):
             print("    note: %s" % r["note"])
         if r["variant"] in ("split-gso", "no-split-gso") and c:
@@ -674,11 +678,16 @@ def print_queues(recs):
         sc = r.get("sched")
         cpu = ("; daemons on a CPU %.2f s, waiting for one %.2f s" % (sc["run_s"], sc["wait_s"])
                if sc else "")
-        print("%33s rest = ping median - idle median - sum of the medians: %s ms%s" % (
-            "", fmt(rest, "%.0f"), cpu))
+        c = r.get("cake_client") or {}
+        late = ("; client shaper late %d times, %.1f ms forgiven" % (
+            c["shaper_late"], c["shaper_late_ns"] / 1e6) if c.get("shaper_late") else "")
+        print("%33s rest = ping median - idle median - sum of the medians: %s ms%s%s" % (
+            "", fmt(rest, "%.0f"), cpu, late))
     print("(rest: delay that no sampled kernel queue shows: inside the daemons - CAKE, Go")
     print("channels, the TUN ring - or waiting for a CPU. The daemons' CPU and run-queue")
-    print("times are summed over both ends and all threads, for the whole run incl. warm-up.)")
+    print("times are summed over both ends and all threads, for the whole run incl. warm-up.")
+    print("Shaper late: how often cakewg's egress shaper found its schedule over 2 ms behind")
+    print("the clock, and the time it did not repay in a burst.)")
     print()
 
 

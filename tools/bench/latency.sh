@@ -19,7 +19,9 @@
 #   over the flows of each direction. cakewg and wireguard-go alternate run by run.
 # Then, cakewg only, side by side: flows vs flowblind (inner-hash isolation: the added
 #   latency of the ping, a sparse flow competing with 4 uploads), split-gso vs
-#   no-split-gso (RTT under 4 uploads), both at the remote bottleneck; and with vs
+#   no-split-gso (RTT under 4 uploads), no-ack-filter vs ack-filter on the client's
+#   Cake (goodput under rrul, where the downloads' ACKs share the upload shaper), all
+#   at the remote bottleneck; and with vs
 #   without backpressure (UAPI underlay_limit=auto vs off: the learnt byte limit vs a
 #   7 MiB send buffer as wireguard-go's) at the local one under tcp_nup and udpflood
 #   (drops in CAKE and in the tbf below it, RTT).
@@ -33,7 +35,7 @@
 #   --keep DIR: keep the raw records (runs.jsonl), ping logs and iperf3 JSON there.
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: about (duration + warm-up + 4 s) per run; the default matrix is 32 runs
-# plus 4 side-by-side runs per rate: about 12 minutes; --quick about 2.5.
+# plus 10 side-by-side runs per rate: about 14 minutes; --quick about 3.
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 COMMAND_LINE="$0 $*"
@@ -247,7 +249,7 @@ seeds_local() {
 	cake_set "$c" underlay_limit auto
 }
 
-# seeds RATE: cakewg's features side by side, remote bottleneck under 4 uploads.
+# seeds RATE: cakewg's features side by side at the remote bottleneck (4 uploads; rrul).
 seeds() {
 	local rate=$1 v
 	bottleneck remote "$rate" "$FIFO_LIMIT"
@@ -259,6 +261,12 @@ seeds() {
 		cake_profile remote "$rate" "$v"
 		run_one remote "$rate" tcp_nup cakewg "$v"
 	done
+	if has rrul "${LOADS[@]}"; then
+		for v in no-ack-filter ack-filter; do
+			cake_profile remote "$rate" "$v"
+			run_one remote "$rate" rrul cakewg "$v"
+		done
+	fi
 	cake_profile remote "$rate"
 }
 
