@@ -19,6 +19,7 @@
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
+#include "src/edge/sched.h"
 #include "src/edge/tun.h"
 #include "src/edge/tun_gro.h"
 #include "src/edge/uapi_server.h"
@@ -572,6 +573,27 @@ static void teardown(struct daemon *d)
 	wg_tun_close(&d->tun);
 }
 
+/* A short scheduler slice (src/edge/sched.h) unless CAKEWG_SLICE_US=0; never fatal. */
+static void set_slice(void)
+{
+	const char *env = getenv("CAKEWG_SLICE_US");
+	uint32_t us;
+	int ret;
+
+	if (wg_sched_slice_from_env(env, &us)) {
+		wg_log_err("CAKEWG_SLICE_US=%s is not 0..%u microseconds: the kernel's slice stays",
+			   env, (unsigned int)WG_SCHED_SLICE_MAX_US);
+		return;
+	}
+	if (!us)
+		return;
+	ret = wg_sched_set_slice(us);
+	if (ret)
+		wg_log_info("Scheduler slice of %u us not set: %s", us, strerror(-ret));
+	else
+		wg_log_info("Scheduler slice: %u us", us);
+}
+
 int wg_daemon_run(const struct wg_daemon_opts *opts)
 {
 	struct wg_io_ops ops = {
@@ -603,6 +625,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	}
 	if (!ret) {
 		start_watchers(d);
+		set_slice();
 		wg_log_info("Device started");
 		if (opts->ready_fd >= 0) {
 			(void)!write(opts->ready_fd, "1", 1);
