@@ -448,6 +448,14 @@ static inline struct cake_options h_opts_rate(uint64_t bytes_per_sec)
 	return o;
 }
 
+/* An rtt of an hour: COBALT stays quiet, for tests about something else. */
+static inline void h_opts_quiet_aqm(struct cake_options *o)
+{
+	o->present |= CAKE_OPT_RTT;
+	o->rtt_us = 3600u * 1000000u;
+	o->target_us = o->rtt_us / 20;
+}
+
 #define H_MBIT(x) ((uint64_t)(x) * 1000000 / 8)
 
 #endif

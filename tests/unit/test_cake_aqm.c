@@ -82,9 +82,7 @@ Test(cake_aqm, without_signals_the_queue_grows)
 	struct harness *h;
 	int s;
 
-	o.present |= CAKE_OPT_RTT;
-	o.rtt_us = 3600u * 1000000u;
-	o.target_us = o.rtt_us / 20;
+	h_opts_quiet_aqm(&o);
 	h = h_new(&o, 8192, 41);
 	cr_assert_not_null(h);
 	s = h_add_tcp(h, 1500, MS(20), false);

@@ -88,10 +88,8 @@ static struct cake_options no_aqm(void)
 {
 	struct cake_options o = h_opts_rate(H_MBIT(10));
 
-	/* an hour of rtt keeps COBALT quiet while the queue drains */
-	o.present |= CAKE_OPT_RTT | CAKE_OPT_DIFFSERV;
-	o.rtt_us = 3600u * 1000000u;
-	o.target_us = o.rtt_us / 20;
+	h_opts_quiet_aqm(&o); /* while the queue drains */
+	o.present |= CAKE_OPT_DIFFSERV;
 	o.diffserv = CAKE_DIFFSERV_DIFFSERV4;
 	return o;
 }

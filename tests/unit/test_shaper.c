@@ -242,10 +242,9 @@ static unsigned int burst_after_stall(bool ingress, uint64_t stall_ns, struct ca
 	uint64_t next;
 	int s, i;
 
-	o.present |= CAKE_OPT_INGRESS | CAKE_OPT_RTT;
+	o.present |= CAKE_OPT_INGRESS;
 	o.ingress = ingress;
-	o.rtt_us = 3600u * 1000000u; /* keep CoDel out of it */
-	o.target_us = o.rtt_us / 20;
+	h_opts_quiet_aqm(&o);
 	h = h_new(&o, 256, 9);
 	cr_assert_not_null(h);
 	s = h_add(h, H_GREEDY, 1250);
