@@ -573,7 +573,7 @@ static void teardown(struct daemon *d)
 	wg_tun_close(&d->tun);
 }
 
-/* A short scheduler slice (src/edge/sched.h) unless CAKEWG_SLICE_US=0; never fatal. */
+/* A short scheduler slice (src/edge/sched.h) when CAKEWG_SLICE_US asks; never fatal. */
 static void set_slice(void)
 {
 	const char *env = getenv("CAKEWG_SLICE_US");
@@ -589,7 +589,7 @@ static void set_slice(void)
 		return;
 	ret = wg_sched_set_slice(us);
 	if (ret)
-		wg_log_info("Scheduler slice of %u us not set: %s", us, strerror(-ret));
+		wg_log_err("Scheduler slice of %u us not set: %s", us, strerror(-ret));
 	else
 		wg_log_info("Scheduler slice: %u us", us);
 }

@@ -22,7 +22,7 @@ Test(sched, env_values)
 		int ret;
 		uint32_t us;
 	} cases[] = {
-		{ NULL, 0, WG_SCHED_SLICE_DEFAULT_US },
+		{ NULL, 0, 0 },
 		{ "0", 0, 0 },
 		{ "100", 0, 100 },
 		{ "750", 0, 750 },
