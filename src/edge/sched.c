@@ -5,11 +5,11 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "src/core/encoding.h"
 
 /* The kernel's struct sched_attr (SCHED_ATTR_SIZE_VER1); glibc 2.36 has no wrapper. */
 struct wg_sched_attr {
@@ -30,53 +30,54 @@ enum {
 	WG_NS_PER_US = 1000,
 };
 
+static int get_attr(struct wg_sched_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	return syscall(SYS_sched_getattr, 0, attr, sizeof(*attr), 0) < 0 ? -errno : 0;
+}
+
 int wg_sched_set_slice(uint32_t slice_us)
 {
 	struct wg_sched_attr attr;
-	int nice;
+	uint64_t now_ns;
+	int ret;
 
 	if (!slice_us || slice_us > WG_SCHED_SLICE_MAX_US)
 		return -EINVAL;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) < 0)
-		return -errno;
+	ret = get_attr(&attr); /* a fair task's sched_nice is its nice value: kept below */
+	if (ret)
+		return ret;
 	if (attr.sched_policy != SCHED_OTHER && attr.sched_policy != SCHED_BATCH)
 		return -EOPNOTSUPP; /* real-time or deadline: someone chose that on purpose */
-	errno = 0;
-	nice = getpriority(PRIO_PROCESS, 0);
-	if (nice == -1 && errno)
-		return -errno;
 	attr.size = sizeof(attr);
 	attr.sched_flags = WG_SCHED_FLAG_RESET_ON_FORK;
-	attr.sched_nice = nice;
-	attr.sched_priority = 0;
 	attr.sched_runtime = (uint64_t)slice_us * WG_NS_PER_US;
-	attr.sched_deadline = attr.sched_period = 0;
-	attr.sched_util_min = attr.sched_util_max = 0;
 	if (syscall(SYS_sched_setattr, 0, &attr, 0) < 0)
 		return -errno;
-	/* Before 6.12 the call succeeds and the slice is ignored: a fair task reads back 0. */
-	memset(&attr, 0, sizeof(attr));
-	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) < 0)
-		return -errno;
-	return attr.sched_runtime ? 0 : -EOPNOTSUPP;
+	ret = wg_sched_slice_ns(&now_ns);
+	if (ret)
+		return ret;
+	return now_ns ? 0 : -EOPNOTSUPP;
+}
+
+int wg_sched_slice_ns(uint64_t *slice_ns)
+{
+	struct wg_sched_attr attr;
+	int ret = get_attr(&attr);
+
+	*slice_ns = ret ? 0 : attr.sched_runtime;
+	return ret;
 }
 
 int wg_sched_slice_from_env(const char *value, uint32_t *slice_us)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
 	if (!value) {
 		*slice_us = WG_SCHED_SLICE_DEFAULT_US;
 		return 0;
 	}
-	if (*value < '0' || *value > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(value, &end, 10);
-	if (errno || *end || v > WG_SCHED_SLICE_MAX_US)
+	if (!wg_encoding_parse_uint(&v, value, strlen(value), 10, WG_SCHED_SLICE_MAX_US))
 		return -EINVAL;
 	*slice_us = (uint32_t)v;
 	return 0;

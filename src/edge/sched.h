@@ -36,6 +36,10 @@ enum {
  */
 int wg_sched_set_slice(uint32_t slice_us);
 
+/* The calling thread's slice as the kernel reports it: 0 before 6.12, where a fair task
+ * has none of its own. Returns 0 or -errno. */
+int wg_sched_slice_ns(uint64_t *slice_ns);
+
 /*
  * Reads CAKEWG_SLICE_US: unset gives WG_SCHED_SLICE_DEFAULT_US, "0" gives 0 (both: leave
  * the kernel's slice alone). Returns -EINVAL for anything else that is not a number of
