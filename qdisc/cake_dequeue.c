@@ -78,10 +78,11 @@ static bool shaper_blocked(const struct cake *q, uint64_t now_ns, uint64_t *next
 static void forgive_lag(struct cake *q, uint64_t now_ns)
 {
 	uint64_t floor = now_ns - CAKE_SHAPER_MAX_LAG_NS;
-	int64_t behind = cake_tdiff(floor, q->time_next_packet);
+	int64_t behind;
 
 	if (!q->rate.rate_ns || q->cfg.ingress)
 		return;
+	behind = cake_tdiff(floor, q->time_next_packet);
 	if (behind > 0) {
 		q->time_next_packet = floor;
 		q->shaper_late++;

@@ -30,7 +30,10 @@ static void put_lines(struct wg_devconf_buf *out, const char *key, const char *t
 	}
 }
 
-static int put_cake(struct wg_devconf_buf *out, const char *name, const struct wg_egress *eg)
+/* The instance's option, stats and JSON lines; for the egress instance (lag) also the
+ * shaper's late counters, which are device keys: written once, whatever the modes. */
+static int put_cake(struct wg_devconf_buf *out, const char *name, const struct wg_egress *eg,
+		    bool lag)
 {
 	char *text = malloc(STATS_TEXT_BYTES);
 	struct cake_stats st;
@@ -57,7 +60,7 @@ static int put_cake(struct wg_devconf_buf *out, const char *name, const struct w
 	if (cake_print_json(&co, &opts, &st) || cake_out_status(&co))
 		goto out;
 	wg_devconf_buf_printf(out, "%s_json=%s\n", name, text);
-	if (!opts.ingress) /* an ingress instance repays late time in full */
+	if (lag)
 		wg_devconf_buf_printf(out, "shaper_late=%llu\nshaper_late_ns=%llu\n",
 				      (unsigned long long)st.shaper_late,
 				      (unsigned long long)st.shaper_late_ns);
@@ -71,10 +74,10 @@ int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *
 {
 	const struct wg_device_stats *s = &dev->stats;
 	const struct wg_peer *peer;
-	int ret = put_cake(out, "cake_egress", &dev->egress);
+	int ret = put_cake(out, "cake_egress", &dev->egress, true);
 
 	if (!ret && dev->ingress)
-		ret = put_cake(out, "cake_ingress", dev->ingress);
+		ret = put_cake(out, "cake_ingress", dev->ingress, false);
 	if (ret)
 		return ret;
 	if (dev->ingress)

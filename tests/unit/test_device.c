@@ -410,6 +410,39 @@ Test(device, ingress_shaping_on_and_off)
 	cr_assert_eq(B.delivered, 3, "straight to TUN again");
 }
 
+static unsigned int count_lines(const char *text, const char *prefix)
+{
+	unsigned int n = 0;
+	size_t len = strlen(prefix);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		n += !strncmp(l, prefix, len);
+	return n;
+}
+
+/* The shaper's late counters are device keys, from the egress instance only: an ingress
+ * instance without the `ingress` keyword (which also bounds its lag) must not write them
+ * a second time, or a reader takes its numbers for the egress's. */
+Test(device, shaper_late_counters_come_once_from_egress)
+{
+	struct wg_devconf_buf out = { 0 };
+	char err[128];
+
+	handshake_and_ping(NULL);
+	cr_assert_eq(wg_device_set_cake(&B.dev, false, "bandwidth 10mbit", err, sizeof(err), now),
+		     0, "%s", err);
+	cr_assert_eq(wg_device_set_cake(&B.dev, true, "bandwidth 20mbit", err, sizeof(err), now),
+		     0, "%s", err);
+	cr_assert_eq(wg_device_ext_get_write(&B.dev, &out), 0);
+	cr_assert_not_null(out.data);
+	cr_assert_eq(count_lines(out.data, "cake_ingress="), 1, "%s", out.data);
+	cr_assert_eq(count_lines(out.data, "shaper_late="), 1, "%s", out.data);
+	cr_assert_eq(count_lines(out.data, "shaper_late_ns="), 1, "%s", out.data);
+	cr_assert_lt(strstr(out.data, "shaper_late="), strstr(out.data, "cake_ingress="),
+		     "written with the egress instance");
+	wg_devconf_buf_wipe(&out);
+}
+
 /* 10 Mbit/s: a 1000-byte payload arrives as a 1100-byte datagram, 0.88 ms of the link. */
 Test(device, ingress_releases_bulk_in_gulps_and_sparse_at_once)
 {
