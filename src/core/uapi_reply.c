@@ -404,6 +404,9 @@ const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
 	[WG_UAPI_REPLY_INGRESS_GULPS] = "ingress_gulps",
 	[WG_UAPI_REPLY_SHAPER_LATE] = "shaper_late",
 	[WG_UAPI_REPLY_SHAPER_LATE_NS] = "shaper_late_ns",
+	[WG_UAPI_REPLY_UNDERLAY_STARVED] = "underlay_starved",
+	[WG_UAPI_REPLY_UNDERLAY_REGROWN] = "underlay_regrown",
+	[WG_UAPI_REPLY_UNDERLAY_OVERFLOWS] = "underlay_overflows",
 };
 
 /* The datapath counters and the underlay's byte limit lines. Returns 1 when key is none

@@ -84,6 +84,9 @@ enum wg_uapi_reply_counter {
 	WG_UAPI_REPLY_INGRESS_GULPS,	  /* ingress releases held to a gulp's end */
 	WG_UAPI_REPLY_SHAPER_LATE,	  /* egress dequeues over CAKE_SHAPER_MAX_LAG_NS late */
 	WG_UAPI_REPLY_SHAPER_LATE_NS,	  /* the shaper time they forgave */
+	WG_UAPI_REPLY_UNDERLAY_STARVED,	  /* stalls that ended with the socket empty */
+	WG_UAPI_REPLY_UNDERLAY_REGROWN,	  /* learnt limits grown back (queue gone below) */
+	WG_UAPI_REPLY_UNDERLAY_OVERFLOWS, /* ENOBUFS: a qdisc below refused a datagram */
 	WG_UAPI_REPLY_COUNTERS,
 };
 

@@ -430,14 +430,21 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 	struct daemon *d = ctx;
 	int ret = wg_device_ext_get_write(&d->dev, out);
 	const struct wg_bql *bql = wg_underlay_busiest(&d->udp);
+	struct wg_bql_stats pushback = wg_underlay_bql_stats(&d->udp);
 	char setting[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
 
 	wg_devconf_buf_printf(out,
-			      "backpressure_stalls=%llu\nunderlay_limit=%u\nunderlay_drain_rate=%llu\n"
+			      "backpressure_stalls=%llu\nunderlay_starved=%llu\nunderlay_regrown=%llu\n"
+			      "underlay_overflows=%llu\n",
+			      (unsigned long long)pushback.stalls,
+			      (unsigned long long)pushback.starved,
+			      (unsigned long long)pushback.regrown,
+			      (unsigned long long)pushback.overflows);
+	wg_devconf_buf_printf(out,
+			      "underlay_limit=%u\nunderlay_drain_rate=%llu\n"
 			      "underlay_limit_setting=%s\nunderlay_send_blocked=%llu\n"
 			      "underlay_trains=%llu\nunderlay_trains_refused=%llu\n",
-			      (unsigned long long)wg_underlay_stalls(&d->udp), bql->limit,
-			      (unsigned long long)bql->rate,
+			      bql->limit, (unsigned long long)bql->rate,
 			      wg_devconf_underlay_limit_format(setting, d->udp.limit_setting),
 			      (unsigned long long)d->udp.stats.blocked,
 			      (unsigned long long)d->udp.stats.trains,

@@ -570,13 +570,20 @@ void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns)
 		u->blocked_fd = -1;
 }
 
-uint64_t wg_underlay_stalls(const struct wg_underlay *u)
+struct wg_bql_stats wg_underlay_bql_stats(const struct wg_underlay *u)
 {
-	uint64_t n = 0;
+	struct wg_bql_stats sum = {0};
 
-	for (int f = 0; f < WG_UDP_FAMILIES; f++)
-		n += u->gate[f].bql.stats.stalls;
-	return n;
+	for (int f = 0; f < WG_UDP_FAMILIES; f++) {
+		const struct wg_bql_stats *s = &u->gate[f].bql.stats;
+
+		sum.stalls += s->stalls;
+		sum.samples += s->samples;
+		sum.starved += s->starved;
+		sum.overflows += s->overflows;
+		sum.regrown += s->regrown;
+	}
+	return sum;
 }
 
 const struct wg_bql *wg_underlay_busiest(const struct wg_underlay *u)

@@ -156,8 +156,9 @@ void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns);
  * for comparison), any other value is a fixed limit in bytes (clamped to
  * [WG_BQL_MIN_BYTES, WG_BQL_MAX_BYTES]). 0, or -errno when a send buffer was refused. */
 int wg_underlay_set_limit(struct wg_underlay *u, uint32_t setting);
-/* Stalls with bytes held, over both families: the socket pushed back. */
-uint64_t wg_underlay_stalls(const struct wg_underlay *u);
+/* The byte limits' counters, summed over both families: stalls (the socket pushed
+ * back), starved stalls, overflows below, regrown limits. */
+struct wg_bql_stats wg_underlay_bql_stats(const struct wg_underlay *u);
 /* The limit of the family that stalled more often (IPv4 when neither did). */
 const struct wg_bql *wg_underlay_busiest(const struct wg_underlay *u);
 

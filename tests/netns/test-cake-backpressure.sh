@@ -84,14 +84,19 @@ cake_drained() {
 # bottleneck NAME LIMIT: one run with the tbf's queue limit LIMIT.
 bottleneck() {
 	local name=$1 limit=$2 stalls0 errs0 stalls errs tbf_drops hwm loss p50 p99 max pid bql
+	local starved0 starved overflows0 overflows
 	log "== $name: tbf rate 20mbit limit $limit on A's veth, CAKE unlimited, UDP flood"
 	n a tc qdisc del dev "${P}a" root 2>/dev/null || true # fresh counters
 	n a tc qdisc add dev "${P}a" root tbf rate 20mbit burst 20kb limit "$limit"
 	ext_val "${P}wa" cake_egress | grep -q "^bandwidth unlimited " || die "CAKE is not unlimited"
 	stalls0=$(ext_val "${P}wa" backpressure_stalls)
 	errs0=$(ext_val "${P}wa" underlay_send_errors)
+	starved0=$(ext_val "${P}wa" underlay_starved)
+	overflows0=$(ext_val "${P}wa" underlay_overflows)
 	flood "$name"
 	stalls=$(($(ext_val "${P}wa" backpressure_stalls) - stalls0))
+	starved=$(($(ext_val "${P}wa" underlay_starved) - starved0))
+	overflows=$(($(ext_val "${P}wa" underlay_overflows) - overflows0))
 	errs=$(($(ext_val "${P}wa" underlay_send_errors) - errs0))
 	tbf_drops=$(tc_dropped a "${P}a")
 	pid=$(cakewg_pid a "${P}wa") || die "no cakewg process"
@@ -102,6 +107,7 @@ bottleneck() {
 		"tbf dropped $tbf_drops; UdpSndbufErrors $(kstat a UdpSndbufErrors) (with the flood's own)"
 	log "$name: CAKE memory up to $MEM_MAX of $MEM_LIMIT bytes, $(jget "$(cake_json "${P}wa")" "j['drops']")" \
 		"CAKE drops; daemon peak RSS $((hwm / 1024)) MiB"
+	log "$name: of the stalls $starved ended with the socket empty; $overflows ENOBUFS from below"
 	log "$name: underlay limit $bql bytes ($(ext_val "${P}wa" underlay_drain_rate) B/s);" \
 		"tbf backlog up to $TBF_MAX bytes; TUN ring drops (wa TX dropped)" \
 		"$(n a cat "/sys/class/net/${P}wa/statistics/tx_dropped")"
@@ -111,6 +117,9 @@ bottleneck() {
 		die "$name: the daemon's resident memory reached $hwm KiB for a $MEM_LIMIT-byte CAKE"
 	[ "$tbf_drops" = 0 ] || die "$name: the tbf dropped $tbf_drops datagrams the socket had accepted"
 	[ "$stalls" -gt 0 ] || die "$name: the socket never pushed back"
+	[ "$starved" -le "$stalls" ] || die "$name: $starved starved stalls of $stalls"
+	# The link stayed busy: most stalls ended with datagrams still below the socket.
+	[ $((starved * 4)) -le "$stalls" ] || die "$name: $starved of $stalls stalls starved the link"
 	[ "$bql" -lt 65536 ] || die "$name: the underlay limit stayed at $bql bytes"
 	[ "$TBF_MAX" -le "$TBF_BOUND" ] || die "$name: $TBF_MAX bytes waited in the tbf, below CAKE"
 	le "$loss" "$LOSS_BOUND_PCT" || die "$name: ping loss $loss %"

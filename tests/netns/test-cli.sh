@@ -264,13 +264,17 @@ assert isinstance(c["egress"]["stats"], dict), c' || die "cake JSON"
 		"$TMP/dp.show" || { cat "$TMP/dp.show"; die "show lacks the TUN counters"; }
 	grep -qE "^  shaper late: [0-9]+ times, [0-9]+\.[0-9]{3} ms forgiven$" \
 		"$TMP/dp.show" || { cat "$TMP/dp.show"; die "show lacks the shaper's late count"; }
+	grep -qE "^  backpressure stalls: [0-9]+ \([0-9]+ starved, [0-9]+ regrown, [0-9]+ overflows\)$" \
+		"$TMP/dp.show" || { cat "$TMP/dp.show"; die "show lacks the backpressure counters"; }
 	cw a show --json "${P}wa" | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["cake"]
 assert c["underlay_sent"] > 0 and c["underlay_received"] > 0 and c["tun_writes"] > 0, c
 assert all(isinstance(c[k], int) for k in ("underlay_trains", "underlay_rx_trains",
                                           "tun_gro_coalesced", "ingress_gulps",
-                                          "shaper_late", "shaper_late_ns")), c' ||
+                                          "shaper_late", "shaper_late_ns",
+                                          "backpressure_stalls", "underlay_starved",
+                                          "underlay_regrown", "underlay_overflows")), c' ||
 		die "datapath counters JSON"
 else
 	die "the cakewg daemon does not answer cakewg_get"

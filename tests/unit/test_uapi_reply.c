@@ -315,6 +315,8 @@ static const char full_cake[] =
 	"cake_ingress_stats= Sent 0 bytes 0 pkt\t(x)\n"
 	"cake_ingress_json={}\n"
 	"backpressure_stalls=42\n"
+	"underlay_starved=7\n"
+	"underlay_overflows=0\n"
 	"underlay_limit=16384\n"
 	"underlay_drain_rate=9800000\n"
 	"underlay_limit_setting=auto\n"
@@ -372,8 +374,12 @@ Test(uapi_reply, cake_every_key)
 		r.has_counter,
 		(1U << WG_UAPI_REPLY_UNDERLAY_SENT) | (1U << WG_UAPI_REPLY_UNDERLAY_TRAINS) |
 			(1U << WG_UAPI_REPLY_TUN_WRITES) | (1U << WG_UAPI_REPLY_INGRESS_GULPS) |
-			(1U << WG_UAPI_REPLY_SHAPER_LATE) | (1U << WG_UAPI_REPLY_SHAPER_LATE_NS),
+			(1U << WG_UAPI_REPLY_SHAPER_LATE) | (1U << WG_UAPI_REPLY_SHAPER_LATE_NS) |
+			(1U << WG_UAPI_REPLY_UNDERLAY_STARVED) |
+			(1U << WG_UAPI_REPLY_UNDERLAY_OVERFLOWS),
 		"only the counters sent");
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_STARVED], 7);
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_OVERFLOWS], 0);
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_SENT], 274764);
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_TRAINS], 61567);
 	cr_assert_eq(r.counters[WG_UAPI_REPLY_TUN_WRITES], 171229);

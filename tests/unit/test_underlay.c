@@ -524,12 +524,12 @@ static void backpressure(enum wg_udp_family f, uint32_t setting)
 	held_max = WG_MAX(held_max, (uint32_t)wg_udp_queued_bytes(&a.udp, f));
 	if (setting == WG_UNDERLAY_LIMIT_OFF) {
 		/* No limit: the tbf holds most of what was sent, far past any limit. */
-		cr_assert_eq(wg_underlay_stalls(&a), 0);
+		cr_assert_eq(wg_underlay_bql_stats(&a).stalls, 0);
 		cr_assert_gt(held_max, WG_BQL_MAX_BYTES, "held %u", held_max);
 	} else {
 		/* The socket never held more than its limit, give or take the estimate of
 		 * a datagram's truesize. */
-		cr_assert_gt(wg_underlay_stalls(&a), 0, "the socket never pushed back");
+		cr_assert_gt(wg_underlay_bql_stats(&a).stalls, 0, "the socket never pushed back");
 		cr_assert_leq(held_max, limit_max + limit_max / 8 + 2304, "held %u, limit %u",
 			      held_max, limit_max);
 		cr_assert_gt(a.gate[f].bql.stats.samples, 0);

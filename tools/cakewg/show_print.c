@@ -2,7 +2,7 @@
 /*
  * `cakewg show` text, line for line as wireguard-tools' show.c prints it (pretty_print,
  * ugly_print, dump_print), plus cakewg's CAKE section: the egress and ingress option
- * lines with their `tc -s qdisc` statistics, the backpressure stall count, the
+ * lines with their `tc -s qdisc` statistics, the backpressure counters, the
  * underlay's byte limit, the offloads' batching counters and the per-peer drop and roam
  * counters. Without colour the escape sequences are simply not written, which is what
  * wg's terminal filter leaves of them.
@@ -126,6 +126,39 @@ static void print_rate(const struct show_style *st, uint64_t bytes_per_sec)
 }
 
 /*
+ * "backpressure stalls: 27579 (12 starved, 3 regrown, 0 overflows)": how often the
+ * underlay socket held its byte limit and CAKE waited; of those, how many ended with the
+ * socket empty (the link may have idled: the limit got slack), how often a learnt limit
+ * grew back, and how often a qdisc below refused a datagram (kept, and the limit
+ * lowered). A count the daemon did not send is left out.
+ */
+static void print_backpressure(const struct wg_uapi_reply_cake *cake,
+			       const struct show_style *st)
+{
+	static const struct {
+		enum wg_uapi_reply_counter i;
+		const char *word;
+	} parts[] = {
+		{WG_UAPI_REPLY_UNDERLAY_STARVED, "starved"},
+		{WG_UAPI_REPLY_UNDERLAY_REGROWN, "regrown"},
+		{WG_UAPI_REPLY_UNDERLAY_OVERFLOWS, "overflows"},
+	};
+	const char *sep = " (";
+
+	if (!cake->has_backpressure_stalls)
+		return;
+	label(st, "backpressure stalls");
+	printf("%" PRIu64, cake->backpressure_stalls);
+	for (size_t k = 0; k < WG_ARRAY_SIZE(parts); k++) {
+		if (!wg_uapi_reply_has_counter(cake, parts[k].i))
+			continue;
+		printf("%s%" PRIu64 " %s", sep, cake->counters[parts[k].i], parts[k].word);
+		sep = ", ";
+	}
+	printf("%s\n", sep[0] == ',' ? ")" : "");
+}
+
+/*
  * "underlay limit: 16.00 KiB (learnt; drain 9.80 MB/s)": the bytes the underlay sockets
  * may hold, whether learnt or fixed, and the drain rate it was (or would be) learnt from;
  * "off" without backpressure. An older daemon that sends no setting gets no word for it.
@@ -217,10 +250,7 @@ static void print_cake(const struct show_device *dev, const struct show_style *s
 {
 	if (!dev->has_cake)
 		return;
-	if (dev->cake.has_backpressure_stalls) {
-		label(st, "backpressure stalls");
-		printf("%" PRIu64 "\n", dev->cake.backpressure_stalls);
-	}
+	print_backpressure(&dev->cake, st);
 	print_underlay(&dev->cake, st);
 	print_datapath(&dev->cake, st);
 	print_qdisc(st, "egress", &dev->cake.egress);
