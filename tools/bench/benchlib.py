@@ -246,7 +246,7 @@ def parse_cakewg_get(path):
     out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0, "peer_egress_drops": 0,
            "backpressure_stalls": 0, "underlay_send_errors": 0, "max_network_size": 0,
            "max_pkt_len": 0, "egress_ack_drops": 0, "shaper_late": 0, "shaper_late_ns": 0,
-           "egress_options": None, "ingress_options": None}
+           "underlay_starved": 0, "egress_options": None, "ingress_options": None}
     for line in open(path):
         k, _, v = line.rstrip("\n").partition("=")
         if k in ("cake_egress_json", "cake_ingress_json"):
@@ -270,7 +270,7 @@ def parse_cakewg_get(path):
         elif k == "egress_drops":
             out["peer_egress_drops"] += int(v)
         elif k in ("backpressure_stalls", "underlay_send_errors", "shaper_late",
-                   "shaper_late_ns"):
+                   "shaper_late_ns", "underlay_starved"):
             out[k] = int(v)
     return out
 
@@ -369,7 +369,7 @@ def cake_delta(before, after):
     d = {}
     for k in ("egress_drops", "egress_marks", "ingress_drops", "peer_egress_drops",
               "backpressure_stalls", "underlay_send_errors", "egress_ack_drops",
-              "shaper_late", "shaper_late_ns"):
+              "shaper_late", "shaper_late_ns", "underlay_starved"):
         d[k] = after[k] - before[k]
     d["max_network_size"] = after["max_network_size"]
     d["max_pkt_len_before"] = before["max_pkt_len"]
@@ -605,10 +605,10 @@ def print_backpressure(recs):
     if not rows:
         return
     print("Backpressure (local bottleneck, cakewg Cake = unlimited, client side counters):")
-    spec = "%4s %-8s %-12s %8s %8s %10s %11s %9s %10s"
+    spec = "%4s %-8s %-12s %8s %8s %10s %11s %9s %8s %10s"
     print_header(spec, (
         "Mbit", "load", "impl", "p99", "dp99", "CAKE drops", "CAKE marks", "stalls",
-        "send errs"))
+        "starved", "send errs"))
     rows.sort(key=lambda r: (r["rate"], LOADS.index(r["load"]), r["impl"] != "cakewg"))
     for r in rows:
         c = r.get("cake_client")
@@ -616,8 +616,10 @@ def print_backpressure(recs):
             r["rate"], r["load"], IMPL_NAMES[r["impl"]], fmt(r["ping"]["p99"], "%.2f"),
             fmt(dp99(recs, r), "%+.1f"), c["egress_drops"] if c else "-",
             c["egress_marks"] if c else "-", c["backpressure_stalls"] if c else "-",
-            c["underlay_send_errors"] if c else "-"))
-    print("stalls = times the underlay socket held its byte limit and CAKE waited for it.")
+            c["underlay_starved"] if c else "-", c["underlay_send_errors"] if c else "-"))
+    print("stalls = times the underlay socket held its byte limit and CAKE waited for it;")
+    print("starved = of those, the ones that ended with the socket empty (the link may have")
+    print("idled while the daemon was late to refill it: the limit then grows).")
     print()
     seeds = [r for r in recs if r["variant"].startswith("backpressure=")]
     if not seeds:
