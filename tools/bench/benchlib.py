@@ -37,6 +37,14 @@ GOODPUT_OF_SHAPED_MIN = 0.90
 JAIN_MIN = 0.95
 # Larger than any MTU-sized datagram of a 1500-byte underlay: a GSO super-packet.
 SUPER_PACKET_MIN_BYTES = 1600
+# Sizes as the shaper counts them (encapsulated: padded inner + 32 + UDP 8 + IPv4 20) for
+# the bench's tunnel MTU (lib.sh TUNNEL_MTU=1420): a full TCP segment, its TCP payload
+# (less IPv4 20, TCP 20 and the timestamp option 12), and a pure ACK (52 bytes, padded to
+# 64).
+WG_OVERHEAD_V4 = 32 + 8 + 20
+DATA_WIRE_BYTES = 1420 + WG_OVERHEAD_V4
+DATA_PAYLOAD_BYTES = 1420 - 20 - 20 - 12
+ACK_WIRE_BYTES = 64 + WG_OVERHEAD_V4
 
 
 # ---------------------------------------------------------------- small helpers
@@ -246,7 +254,8 @@ def parse_cakewg_get(path):
     out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0, "peer_egress_drops": 0,
            "backpressure_stalls": 0, "underlay_send_errors": 0, "max_network_size": 0,
            "max_pkt_len": 0, "egress_ack_drops": 0, "shaper_late": 0, "shaper_late_ns": 0,
-           "underlay_starved": 0, "egress_options": None, "ingress_options": None}
+           "underlay_starved": 0, "egress_bytes": 0, "egress_packets": 0, "ingress_bytes": 0,
+           "ingress_packets": 0, "egress_options": None, "ingress_options": None}
     for line in open(path):
         k, _, v = line.rstrip("\n").partition("=")
         if k in ("cake_egress_json", "cake_ingress_json"):
@@ -256,6 +265,8 @@ def parse_cakewg_get(path):
                 continue
             side = "egress" if k.startswith("cake_egress") else "ingress"
             out[side + "_drops"] = j.get("drops", 0)
+            out[side + "_bytes"] = j.get("bytes", 0)
+            out[side + "_packets"] = j.get("packets", 0)
             if side == "egress":
                 out["egress_marks"] = sum(t.get("ecn_mark", 0) for t in j.get("tins", []))
                 out["egress_ack_drops"] = sum(t.get("ack_drops", 0) for t in j.get("tins", []))
@@ -369,8 +380,9 @@ def cake_delta(before, after):
     d = {}
     for k in ("egress_drops", "egress_marks", "ingress_drops", "peer_egress_drops",
               "backpressure_stalls", "underlay_send_errors", "egress_ack_drops",
-              "shaper_late", "shaper_late_ns", "underlay_starved"):
-        d[k] = after[k] - before[k]
+              "shaper_late", "shaper_late_ns", "underlay_starved", "egress_bytes",
+              "egress_packets", "ingress_bytes", "ingress_packets"):
+        d[k] = after.get(k, 0) - before.get(k, 0)
     d["max_network_size"] = after["max_network_size"]
     d["max_pkt_len_before"] = before["max_pkt_len"]
     d["max_pkt_len"] = after["max_pkt_len"]
@@ -563,6 +575,56 @@ def print_targets(recs):
     print()
 
 
+def ack_model(nbytes, npkts):
+    """(data packets, ACKs) among npkts packets of nbytes, as full segments and pure ACKs."""
+    if not npkts or not nbytes:
+        return None
+    data = (nbytes - npkts * ACK_WIRE_BYTES) / float(DATA_WIRE_BYTES - ACK_WIRE_BYTES)
+    data = min(max(data, 0.0), float(npkts))
+    return data, npkts - data
+
+
+def print_goodput_ceiling(recs):
+    """What rrul's goodput can reach through a shaper that also carries the other
+    direction's ACKs: the shaped rate times the share of its bytes that were this
+    direction's full segments, times their payload share."""
+    spec = "%4s %-4s %7s %13s %10s %8s %8s %7s"
+    lines = []
+    for r in sorted(recs, key=lambda r: r["rate"]):
+        c = r.get("cake_client")
+        if (r["variant"] != "default" or r["impl"] != "cakewg" or r["topo"] != "remote"
+                or r["load"] != "rrul" or not r.get("shaped") or not c):
+            continue
+        for side, inst in (("up", "egress"), ("down", "ingress")):
+            m = ack_model(c.get(inst + "_bytes", 0), c.get(inst + "_packets", 0))
+            x = r.get(side)
+            if not m or not m[0] or not x:
+                continue
+            data, acks = m
+            nbytes = float(c[inst + "_bytes"])
+            lines.append(spec % (
+                r["rate"], side, fmt(r["shaped"]), fmt(acks / data, "%.2f"),
+                fmt(100.0 * acks * ACK_WIRE_BYTES / nbytes, "%.1f%%"),
+                fmt(r["shaped"] * data * DATA_PAYLOAD_BYTES / nbytes), fmt(x["sum"]),
+                fmt(GOODPUT_OF_SHAPED_MIN * r["shaped"])))
+    if not lines:
+        return
+    print("Goodput ceiling under rrul behind the remote bottleneck (cakewg): each shaper also")
+    print("carries the other direction's ACKs. Its bytes and packets (the client's egress")
+    print("instance for up, its ingress instance for down), split into %d-byte segments with"
+          % DATA_WIRE_BYTES)
+    print("%d bytes of TCP payload and %d-byte pure ACKs, give the ACK share and the ceiling ="
+          % (DATA_PAYLOAD_BYTES, ACK_WIRE_BYTES))
+    print("shaped x segment share of the bytes x %d/%d:" % (DATA_PAYLOAD_BYTES, DATA_WIRE_BYTES))
+    print_header(spec, ("Mbit", "dir", "shaped", "ACKs/segment", "ACK bytes", "ceiling",
+                        "goodput", "target"))
+    for line in lines:
+        print(line)
+    print("(an upper bound: segments shorter than full size, and what the ingress instance")
+    print("drops, which its shaper counts too, lower it further)")
+    print()
+
+
 def print_seeds(recs):
     seeds = [r for r in recs if r["variant"] != "default"
              and not r["variant"].startswith("backpressure=")]
@@ -700,6 +762,7 @@ def cmd_lat_report(argv):
         return 1
     print_matrix(recs)
     print_targets(recs)
+    print_goodput_ceiling(recs)
     print_queues(recs)
     print_seeds(recs)
     print_backpressure(recs)
