@@ -118,8 +118,9 @@ bottleneck() {
 	[ "$tbf_drops" = 0 ] || die "$name: the tbf dropped $tbf_drops datagrams the socket had accepted"
 	[ "$stalls" -gt 0 ] || die "$name: the socket never pushed back"
 	[ "$starved" -le "$stalls" ] || die "$name: $starved starved stalls of $stalls"
-	# The link stayed busy: most stalls ended with datagrams still below the socket.
-	[ $((starved * 4)) -le "$stalls" ] || die "$name: $starved of $stalls stalls starved the link"
+	# The link stayed busy: most stalls ended with datagrams still below the socket (5-8%
+	# starved here, alone and under CI; half is a limit too small for the wake-up latency).
+	[ $((starved * 2)) -le "$stalls" ] || die "$name: $starved of $stalls stalls starved the link"
 	[ "$bql" -lt 65536 ] || die "$name: the underlay limit stayed at $bql bytes"
 	[ "$TBF_MAX" -le "$TBF_BOUND" ] || die "$name: $TBF_MAX bytes waited in the tbf, below CAKE"
 	le "$loss" "$LOSS_BOUND_PCT" || die "$name: ping loss $loss %"
