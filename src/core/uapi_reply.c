@@ -404,6 +404,7 @@ const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
 	[WG_UAPI_REPLY_INGRESS_GULPS] = "ingress_gulps",
 	[WG_UAPI_REPLY_SHAPER_LATE] = "shaper_late",
 	[WG_UAPI_REPLY_SHAPER_LATE_NS] = "shaper_late_ns",
+	[WG_UAPI_REPLY_BACKPRESSURE_STALLS] = "backpressure_stalls",
 	[WG_UAPI_REPLY_UNDERLAY_STARVED] = "underlay_starved",
 	[WG_UAPI_REPLY_UNDERLAY_REGROWN] = "underlay_regrown",
 	[WG_UAPI_REPLY_UNDERLAY_OVERFLOWS] = "underlay_overflows",
@@ -457,12 +458,6 @@ static int cake_line(void *ctx, const char *key, size_t klen, const char *v, siz
 				 klen - (sizeof(ingress) - 1), v, vlen);
 	if (ret <= 0)
 		return ret;
-	if (is("backpressure_stalls", key, klen)) {
-		if (!num(&c->cake->backpressure_stalls, v, vlen, UINT64_MAX))
-			return -EPROTO;
-		c->cake->has_backpressure_stalls = true;
-		return 0;
-	}
 	ret = underlay_line(c->cake, key, klen, v, vlen);
 	if (ret <= 0)
 		return ret;

@@ -84,7 +84,8 @@ enum wg_uapi_reply_counter {
 	WG_UAPI_REPLY_INGRESS_GULPS,	  /* ingress releases held to a gulp's end */
 	WG_UAPI_REPLY_SHAPER_LATE,	  /* egress dequeues over CAKE_SHAPER_MAX_LAG_NS late */
 	WG_UAPI_REPLY_SHAPER_LATE_NS,	  /* the shaper time they forgave */
-	WG_UAPI_REPLY_UNDERLAY_STARVED,	  /* stalls that ended with the socket empty */
+	WG_UAPI_REPLY_BACKPRESSURE_STALLS, /* the socket held its byte limit: CAKE waited */
+	WG_UAPI_REPLY_UNDERLAY_STARVED,	  /* of those, stalls that ended with the socket empty */
 	WG_UAPI_REPLY_UNDERLAY_REGROWN,	  /* learnt limits grown back (queue gone below) */
 	WG_UAPI_REPLY_UNDERLAY_OVERFLOWS, /* ENOBUFS: a qdisc below refused a datagram */
 	WG_UAPI_REPLY_COUNTERS,
@@ -94,8 +95,6 @@ extern const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS];
 
 struct wg_uapi_reply_cake {
 	struct wg_uapi_reply_cake_qdisc egress, ingress;
-	bool has_backpressure_stalls;
-	uint64_t backpressure_stalls;
 	/* The underlay sockets' byte limit: underlay_limit= (bytes now), underlay_drain_rate=
 	 * (bytes per second; 0: not measured yet), underlay_limit_setting= (auto, off or
 	 * bytes, read as wg_devconf_parse_underlay_limit reads them). */
@@ -120,7 +119,7 @@ static inline bool wg_uapi_reply_has_counter(const struct wg_uapi_reply_cake *ca
 /*
  * Parses the reply to `cakewg_get=1` into *out (which is initialised here; free it
  * with wg_uapi_reply_cake_free() whatever the result). Device keys (cake_egress,
- * cake_egress_stats, cake_egress_json, the cake_ingress* trio, backpressure_stalls,
+ * cake_egress_stats, cake_egress_json, the cake_ingress* trio,
  * underlay_limit, underlay_drain_rate, underlay_limit_setting, the counters named in
  * wg_uapi_reply_counter_names) may come anywhere; a
  * repeated one replaces the earlier value, except _stats lines, which accumulate.

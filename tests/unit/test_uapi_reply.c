@@ -363,8 +363,8 @@ Test(uapi_reply, cake_every_key)
 	cr_assert_eq(r.ingress.stats.n, 1);
 	cr_assert_str_eq(r.ingress.stats.v[0], " Sent 0 bytes 0 pkt\t(x)");
 	cr_assert_str_eq(r.ingress.json, "{}");
-	cr_assert(r.has_backpressure_stalls);
-	cr_assert_eq(r.backpressure_stalls, 42);
+	cr_assert(wg_uapi_reply_has_counter(&r, WG_UAPI_REPLY_BACKPRESSURE_STALLS));
+	cr_assert_eq(r.counters[WG_UAPI_REPLY_BACKPRESSURE_STALLS], 42);
 	cr_assert(r.has_underlay_limit && r.has_underlay_drain_rate &&
 		  r.has_underlay_limit_setting);
 	cr_assert_eq(r.underlay_limit, 16384);
@@ -375,6 +375,7 @@ Test(uapi_reply, cake_every_key)
 		(1U << WG_UAPI_REPLY_UNDERLAY_SENT) | (1U << WG_UAPI_REPLY_UNDERLAY_TRAINS) |
 			(1U << WG_UAPI_REPLY_TUN_WRITES) | (1U << WG_UAPI_REPLY_INGRESS_GULPS) |
 			(1U << WG_UAPI_REPLY_SHAPER_LATE) | (1U << WG_UAPI_REPLY_SHAPER_LATE_NS) |
+			(1U << WG_UAPI_REPLY_BACKPRESSURE_STALLS) |
 			(1U << WG_UAPI_REPLY_UNDERLAY_STARVED) |
 			(1U << WG_UAPI_REPLY_UNDERLAY_OVERFLOWS),
 		"only the counters sent");
@@ -426,7 +427,7 @@ Test(uapi_reply, cake_partial_and_unknown_keys)
 	cr_assert_null(r.egress.json);
 	cr_assert_eq(r.egress.stats.n, 0);
 	cr_assert_null(r.ingress.options);
-	cr_assert_not(r.has_backpressure_stalls);
+	cr_assert_not(wg_uapi_reply_has_counter(&r, WG_UAPI_REPLY_BACKPRESSURE_STALLS));
 	cr_assert_not(r.has_underlay_limit || r.has_underlay_drain_rate ||
 		      r.has_underlay_limit_setting);
 	cr_assert_eq(r.has_counter, 0);

@@ -111,9 +111,6 @@ static void cake_json(struct wg_devconf_buf *out, const struct show_device *dev)
 	wg_devconf_buf_printf(out, ",");
 	qdisc_json(out, "ingress", &cake->ingress);
 	wg_devconf_buf_printf(out, ",");
-	maybe_u64(out, "backpressure_stalls", cake->has_backpressure_stalls,
-		  cake->backpressure_stalls);
-	wg_devconf_buf_printf(out, ",");
 	maybe_u64(out, "underlay_limit", cake->has_underlay_limit, cake->underlay_limit);
 	wg_devconf_buf_printf(out, ",");
 	maybe_u64(out, "underlay_drain_rate", cake->has_underlay_drain_rate,

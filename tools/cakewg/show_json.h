@@ -9,7 +9,8 @@
  *              "rx_bytes":0,"tx_bytes":0,"persistent_keepalive":<seconds, 0: off>}],
  *    "cake":null | {"egress":null | {"options":"<tc-cake options>","stats":<tc -j object>
  *                                     | null},
- *                   "ingress":(the same),"backpressure_stalls":<n> | null,
+ *                   "ingress":(the same),"backpressure_stalls":<n> | null, the other
+ *                   counters of wg_uapi_reply_counter_names likewise,
  *                   "peers":[{"public_key":"<base64>","egress_drops":<n> | null,
  *                             "staged_drops":<n> | null,"roams":<n> | null}]}}
  *

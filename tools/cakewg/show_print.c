@@ -145,10 +145,10 @@ static void print_backpressure(const struct wg_uapi_reply_cake *cake,
 	};
 	const char *sep = " (";
 
-	if (!cake->has_backpressure_stalls)
+	if (!wg_uapi_reply_has_counter(cake, WG_UAPI_REPLY_BACKPRESSURE_STALLS))
 		return;
 	label(st, "backpressure stalls");
-	printf("%" PRIu64, cake->backpressure_stalls);
+	printf("%" PRIu64, cake->counters[WG_UAPI_REPLY_BACKPRESSURE_STALLS]);
 	for (size_t k = 0; k < WG_ARRAY_SIZE(parts); k++) {
 		if (!wg_uapi_reply_has_counter(cake, parts[k].i))
 			continue;
