@@ -382,7 +382,7 @@ def cake_delta(before, after):
               "backpressure_stalls", "underlay_send_errors", "egress_ack_drops",
               "shaper_late", "shaper_late_ns", "underlay_starved", "egress_bytes",
               "egress_packets", "ingress_bytes", "ingress_packets"):
-        d[k] = after.get(k, 0) - before.get(k, 0)
+        d[k] = after[k] - before[k]
     d["max_network_size"] = after["max_network_size"]
     d["max_pkt_len_before"] = before["max_pkt_len"]
     d["max_pkt_len"] = after["max_pkt_len"]
