@@ -24,7 +24,7 @@ TS_L, TS_R = 72, 610           # RTT over time
 CDF_L, CDF_R = 690, 950        # CDF
 LEGEND_Y = 418
 LEGEND_LINE = 20
-RTT_FLOOR_MS = 0.1             # the smallest RTT the log axis shows
+RTT_FLOOR_MS = 0.01            # the smallest RTT the log axis shows (ping prints 3 digits)
 GRID_MAJOR, GRID_MINOR, FRAME = "#bbb", "#eee", "#333"
 
 
