@@ -10,8 +10,8 @@
 #  - every variable the code getenv()s is in cakewg(8)'s ENVIRONMENT (and the README);
 #  - the UAPI extension keys of src/core/uapi.c are in the README and architecture.md;
 #  - architecture.md's module map names every source file and every tools/ entry;
-#  - every repository path in `backticks` or a link in the two markdown files exists;
-#  - every result file under doc/bench/ is linked from the README;
+#  - every repository path in `backticks` or a link in the markdown files exists;
+#  - doc/bench/README.md links every file in doc/bench/, and the README links it;
 #  - both man pages render without a groff warning (when groff is installed).
 set -u
 top=${1:-.}
@@ -50,9 +50,9 @@ has_word() { # has_word TEXT WORD: TEXT holds WORD as a whole word (hyphens incl
 readme=$(cat README.md 2>/dev/null)
 readme_block=$(awk '/^```/{n++; next} n == 1' README.md 2>/dev/null)
 if [ "$(grep -c . <<<"$readme_block")" != 2 ] ||
-	! grep -qx 'sudo tools/run demo' <<<"$readme_block" ||
-	! grep -qx 'sudo tools/run tests' <<<"$readme_block"; then
-	bad "README.md must open with one code block holding exactly 'sudo tools/run demo' and 'sudo tools/run tests'"
+	! grep -qx 'tools/run demo' <<<"$readme_block" ||
+	! grep -qx 'tools/run tests' <<<"$readme_block"; then
+	bad "README.md must open with one code block holding exactly 'tools/run demo' and 'tools/run tests'"
 fi
 [ "$(awk '/^```/{exit} NF{n++} END{print n+0}' README.md 2>/dev/null)" -le 2 ] ||
 	bad "README.md: more than a title and one sentence before the commands"
@@ -167,7 +167,17 @@ for e in tools/*; do
 done
 
 # --- paths and links ---
-for f in README.md doc/architecture.md; do
+# The markdown files: README.md and every one under doc/.
+docs_md() {
+	echo README.md
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -- 'doc/*.md'
+	else
+		compgen -G 'doc/*.md'
+		compgen -G 'doc/*/*.md'
+	fi
+}
+for f in $(docs_md); do
 	# `spans` outside fenced blocks, and the targets of [text](target) links
 	# shellcheck disable=SC2016 # the backticks are literal
 	spans=$(awk '/^```/{f=!f; next} !f' "$f" | grep -oE '`[^`]+`' | tr -d '`')
@@ -183,13 +193,21 @@ for f in README.md doc/architecture.md; do
 	done
 done
 
-# --- measured numbers: only from doc/bench/, and every result there linked ---
+# --- measured numbers: only from doc/bench/, whose index links every file there ---
 bench=$(files_in doc/bench '*')
-# A link to the folder covers every result in it.
-for r in $bench; do
-	[[ $readme == *"]($r)"* || $readme == *"](doc/bench/)"* ]] ||
-		bad "README.md does not link the results in $r"
-done
+bench_index=doc/bench/README.md
+if [ -n "$bench" ]; then
+	if [ -f $bench_index ]; then
+		index=$(cat $bench_index)
+		for r in $bench; do
+			[ "$r" = $bench_index ] && continue
+			[[ $index == *"](${r#doc/bench/})"* ]] || bad "$bench_index does not link $r"
+		done
+	else
+		bad "doc/bench/ has results but no index, $bench_index"
+	fi
+	[[ $readme == *"]($bench_index)"* ]] || bad "README.md does not link $bench_index"
+fi
 if [ -n "$bench" ] && [[ $readme == *"No benchmark results are committed"* ]]; then
 	bad "README.md says no benchmark results are committed, but doc/bench/ has some"
 fi
