@@ -10,8 +10,12 @@
 #  - every variable the code getenv()s is in cakewg(8)'s ENVIRONMENT (and the README);
 #  - the UAPI extension keys of src/core/uapi.c are in the README and architecture.md;
 #  - architecture.md's module map names every source file and every tools/ entry;
-#  - every repository path in `backticks` or a link in the two markdown files exists;
-#  - every result file under doc/bench/ is linked from the README;
+#  - every repository path in `backticks` or a link in the markdown files exists, and so
+#    does every one the man pages name; relative links resolve from the linking file;
+#  - every `cakewg <subcommand>` the docs show is in tools/cakewg/main.c's table, every
+#    tools/ script they run exists, and every `tools/run <command>` is one it has;
+#  - README's commands run as root without sudo;
+#  - doc/bench/README.md links every file in doc/bench/, and the README links it;
 #  - both man pages render without a groff warning (when groff is installed).
 set -u
 top=${1:-.}
@@ -50,9 +54,9 @@ has_word() { # has_word TEXT WORD: TEXT holds WORD as a whole word (hyphens incl
 readme=$(cat README.md 2>/dev/null)
 readme_block=$(awk '/^```/{n++; next} n == 1' README.md 2>/dev/null)
 if [ "$(grep -c . <<<"$readme_block")" != 2 ] ||
-	! grep -qx 'sudo tools/run demo' <<<"$readme_block" ||
-	! grep -qx 'sudo tools/run tests' <<<"$readme_block"; then
-	bad "README.md must open with one code block holding exactly 'sudo tools/run demo' and 'sudo tools/run tests'"
+	! grep -qx 'tools/run demo' <<<"$readme_block" ||
+	! grep -qx 'tools/run tests' <<<"$readme_block"; then
+	bad "README.md must open with one code block holding exactly 'tools/run demo' and 'tools/run tests'"
 fi
 [ "$(awk '/^```/{exit} NF{n++} END{print n+0}' README.md 2>/dev/null)" -le 2 ] ||
 	bad "README.md: more than a title and one sentence before the commands"
@@ -167,7 +171,19 @@ for e in tools/*; do
 done
 
 # --- paths and links ---
-for f in README.md doc/architecture.md; do
+# A repository path in running text (placeholders such as <if> included).
+path_re='(^|[^A-Za-z0-9_./-])(crypto|qdisc|src|tools|tests|doc|cmake|\.ci)/[A-Za-z0-9_./<>*-]*'
+# The markdown files: README.md and every one under doc/.
+docs_md() {
+	echo README.md
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -- 'doc/*.md'
+	else
+		compgen -G 'doc/*.md'
+		compgen -G 'doc/*/*.md'
+	fi
+}
+for f in $(docs_md); do
 	# `spans` outside fenced blocks, and the targets of [text](target) links
 	# shellcheck disable=SC2016 # the backticks are literal
 	spans=$(awk '/^```/{f=!f; next} !f' "$f" | grep -oE '`[^`]+`' | tr -d '`')
@@ -183,15 +199,95 @@ for f in README.md doc/architecture.md; do
 	done
 done
 
-# --- measured numbers: only from doc/bench/, and every result there linked ---
+# --- measured numbers: only from doc/bench/, whose index links every file there ---
 bench=$(files_in doc/bench '*')
-# A link to the folder covers every result in it.
-for r in $bench; do
-	[[ $readme == *"]($r)"* || $readme == *"](doc/bench/)"* ]] ||
-		bad "README.md does not link the results in $r"
-done
+bench_index=doc/bench/README.md
+if [ -n "$bench" ]; then
+	if [ -f $bench_index ]; then
+		index=$(cat $bench_index)
+		for r in $bench; do
+			[ "$r" = $bench_index ] && continue
+			[[ $index == *"](${r#doc/bench/})"* ]] || bad "$bench_index does not link $r"
+		done
+	else
+		bad "doc/bench/ has results but no index, $bench_index"
+	fi
+	[[ $readme == *"]($bench_index)"* ]] || bad "README.md does not link $bench_index"
+fi
 if [ -n "$bench" ] && [[ $readme == *"No benchmark results are committed"* ]]; then
 	bad "README.md says no benchmark results are committed, but doc/bench/ has some"
+fi
+
+# --- relative links resolve from the file that links ---
+for f in $(docs_md); do
+	d=${f%/*}
+	[ "$d" = "$f" ] && d=.
+	for t in $(grep -oE '\]\([^)#]+' "$f" | sed 's/^](//' | grep -vE '^[a-z]+:'); do
+		[ -e "$d/$t" ] || bad "$f links $t, which does not exist (from $d/)"
+	done
+done
+
+# --- repository paths the man pages name ---
+for m in doc/cakewg.8 doc/cakewg.conf.5; do
+	for t in $(plain_roff <"$m" | grep -oE "$path_re" | sed 's/^[^a-z.]//'); do
+		while [[ $t == *[.,:\;\)] ]]; do t=${t%?}; done
+		compgen -G "${t//<*>/*}" >/dev/null || bad "$m names $t, which does not exist"
+	done
+done
+
+# --- commands the docs show: cakewg subcommands, tools/ scripts, tools/run commands ---
+# The code of a markdown file: its fenced blocks, then its `spans`, one a line.
+md_fenced() { awk '/^```/{f=!f; next} f' "$1"; }
+md_spans() {
+	# shellcheck disable=SC2016 # the backticks are literal
+	awk '/^```/{f=!f; next} !f' "$1" | grep -oE '`[^`]+`' | tr -d '`'
+}
+# The command lines of a man page: bold lines that start with cakewg, and .nf blocks.
+man_cmds() {
+	awk '/^\.fi/{f=0} f; /^\.nf/{f=1}
+		!f && /^\.(B|BR|RB|BI) +"?cakewg /' "$1" | plain_roff
+}
+cmd_re="(^|[[:space:];|&(/])cakewg +([a-z][a-z0-9-]*)([^a-z0-9-]|\$)"
+run_re="(^|[^A-Za-z0-9_./-])tools/run +([a-z]+)"
+run_cmds=$(grep -oE '^[a-z]+\)' tools/run | tr -d ')')
+# Both read their lines from stdin and must not run in a pipeline's subshell, where bad()
+# could not set $fail.
+check_cmds() { # check_cmds FILE: the commands in the lines on stdin
+	local line rest w
+	while IFS= read -r line; do
+		rest=$line
+		while [[ $rest =~ $cmd_re ]]; do
+			w=${BASH_REMATCH[2]}
+			rest=${rest#*"${BASH_REMATCH[0]}"}
+			# an interface (`cakewg wg0` runs the daemon), or the man page's placeholder
+			[[ $w == *[0-9]* || $w == interface ]] && continue
+			has_word "$subcommands" "$w" ||
+				bad "$1 shows 'cakewg $w', which tools/cakewg/main.c does not have"
+		done
+		if [[ $line =~ $run_re ]]; then
+			w=${BASH_REMATCH[2]}
+			has_word "$run_cmds" "$w" || bad "$1 shows 'tools/run $w', which tools/run does not have"
+		fi
+	done
+}
+check_scripts() { # check_scripts FILE: tools/ paths in the lines on stdin exist
+	local t
+	for t in $(grep -oE "$path_re" | sed 's/^[^a-z.]//' | grep '^tools/'); do # stdin
+		while [[ $t == *[.,:\;\)] ]]; do t=${t%?}; done
+		[ -e "$t" ] || bad "$1 runs $t, which does not exist"
+	done
+}
+for f in $(docs_md); do
+	check_cmds "$f" < <(md_fenced "$f"; md_spans "$f")
+	check_scripts "$f" < <(md_fenced "$f") # the spans' paths are checked above
+done
+for m in doc/cakewg.8 doc/cakewg.conf.5; do
+	check_cmds "$m" < <(man_cmds "$m")
+done
+
+# --- README's commands run as root, without sudo: a fresh Debian 12 has none ---
+if grep -qE '(^|[;&|(] *)sudo ' < <(md_fenced README.md; md_spans README.md); then
+	bad "README.md runs a command with sudo; say 'as root' instead"
 fi
 
 # --- man pages render cleanly ---

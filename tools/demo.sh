@@ -12,7 +12,8 @@
 # 2. The point of cakewg: a bulk upload fills the bloated FIFO at the bottleneck, and
 #    pings through the tunnel wait behind it. Then CAKE shapes just below the bottleneck
 #    rate (`cakewg set <if> cake bandwidth 19mbit`), the queue forms in CAKE instead, and
-#    the pings pass. Prints a table and writes an SVG plot of RTT over time.
+#    the pings pass. Prints a table and writes an SVG plot: RTT over time on a log
+#    scale, and the CDF of the RTTs under load (tools/bench/rttplot.py).
 # 3. `cakewg down` on both ends; everything the demo made is removed, even on failure.
 set -euo pipefail
 umask 077

@@ -24,6 +24,8 @@ import socket
 import statistics
 import sys
 
+import rttplot  # tools/bench/rttplot.py, beside this file
+
 IMPL_NAMES = {"cakewg": "cakewg", "wggo": "wireguard-go"}
 LOADS = ["idle", "tcp_nup", "rrul", "udpflood"]
 TOPOS = ["remote", "local"]
@@ -770,85 +772,26 @@ def cmd_lat_report(argv):
 
 
 # ---------------------------------------------------------------- SVG
-SVG_W, SVG_H = 960, 440
-PLOT_L, PLOT_R, PLOT_T, PLOT_B = 70, 930, 50, 380
 COLORS = {"cakewg": "#1f6fb4", "wggo": "#d0432b"}
-
-
-def ylog(ms, lo, hi):
-    ms = min(max(ms, lo), hi)
-    f = (math.log10(ms) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
-    return PLOT_B - f * (PLOT_B - PLOT_T)
-
-
-def xlin(t, tmax):
-    return PLOT_L + (t / tmax) * (PLOT_R - PLOT_L) if tmax > 0 else PLOT_L
-
-
-def svg_text(x, y, s, anchor="middle", size=12, extra=""):
-    s = s.replace("&", "&amp;").replace("<", "&lt;")
-    return ('<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s" %s>%s</text>' %
-            (x, y, size, anchor, extra, s))
 
 
 def cmd_svg(argv):
     path, out, topo, rate, load = argv[0], argv[1], argv[2], int(argv[3]), argv[4]
     recs = read_jsonl(path)
-    series = []
+    runs = []
     for impl in ("cakewg", "wggo"):
         r = find(recs, topo=topo, rate=rate, load=load, impl=impl, variant="default")
         if r and r["ping"]["series"]:
-            series.append((impl, r))
-    if not series:
+            p = r["ping"]
+            runs.append({"label": IMPL_NAMES[impl], "color": COLORS[impl],
+                         "points": [(t, v) for t, v in p["series"]],
+                         "note": "median %.1f ms, p99 %.1f ms, loss %.1f%%" % (
+                             p["med"], p["p99"], 100 * (p["loss"] or 0))})
+    if not runs:
         sys.stderr.write("svg: no %s/%d/%s runs with ping samples\n" % (topo, rate, load))
         return 1
-    tmax = max(r["ping"]["series"][-1][0] for _, r in series) or 1.0
-    lo, hi = 0.1, 2000.0
-    el = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-          'viewBox="0 0 %d %d" font-family="sans-serif">' % (SVG_W, SVG_H, SVG_W, SVG_H),
-          '<rect width="100%" height="100%" fill="white"/>',
-          svg_text(SVG_W / 2, 24, "Ping RTT through the tunnel under %s, %s bottleneck "
-                   "%d Mbit/s (bloated tbf)" % (load, topo, rate), size=15,
-                   extra='font-weight="bold"')]
-    for e in range(-1, 4):
-        for m in (1, 2, 5):
-            v = m * 10.0 ** e
-            if v < lo or v > hi:
-                continue
-            y = ylog(v, lo, hi)
-            el.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>' % (
-                PLOT_L, y, PLOT_R, y, "#bbb" if m == 1 else "#eee"))
-            el.append(svg_text(PLOT_L - 6, y + 4, "%g" % round(v, 1), anchor="end", size=11))
-    step = 1 if tmax <= 12 else 2 if tmax <= 30 else 5
-    t = 0
-    while t <= tmax + 1e-9:
-        x = xlin(t, tmax)
-        el.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>' % (
-            x, PLOT_T, x, PLOT_B))
-        el.append(svg_text(x, PLOT_B + 16, "%g" % t, size=11))
-        t += step
-    el.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333"/>' % (
-        PLOT_L, PLOT_T, PLOT_R - PLOT_L, PLOT_B - PLOT_T))
-    el.append(svg_text((PLOT_L + PLOT_R) / 2, PLOT_B + 36, "time since the ping started (s)"))
-    el.append(svg_text(18, (PLOT_T + PLOT_B) / 2, "RTT (ms, log scale)",
-                       extra='transform="rotate(-90 18 %.1f)"' % ((PLOT_T + PLOT_B) / 2)))
-    ly = SVG_H - 22
-    lx = PLOT_L
-    for impl, r in series:
-        pts = " ".join("%.1f,%.1f" % (xlin(t, tmax), ylog(v, lo, hi))
-                       for t, v in r["ping"]["series"])
-        el.append('<polyline fill="none" stroke="%s" stroke-width="1.3" points="%s"/>' % (
-            COLORS[impl], pts))
-        p = r["ping"]
-        label = "%s: median %.1f ms, p99 %.1f ms, loss %.1f%%" % (
-            IMPL_NAMES[impl], p["med"], p["p99"], 100 * (p["loss"] or 0))
-        el.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>' % (
-            lx, ly - 4, lx + 24, ly - 4, COLORS[impl]))
-        el.append(svg_text(lx + 30, ly, label, anchor="start", size=12))
-        lx += 430
-    el.append("</svg>")
-    with open(out, "w") as f:
-        f.write("\n".join(el) + "\n")
+    rttplot.write_svg(out, "Ping RTT through the tunnel under %s, %s bottleneck %d Mbit/s "
+                      "(bloated tbf)" % (load, topo, rate), runs)
     return 0
 
 

@@ -31,7 +31,8 @@
 #            [--warmup S] [--no-seeds] [--svg FILE] [--keep DIR]
 #   --rate, --topology, --load and --impl may repeat or take a comma list (default: all).
 #   --duration: seconds of each measurement (default 12; --quick: 50 Mbit/s, 3 s).
-#   --svg FILE: RTT over time under tcp_nup, remote bottleneck, first rate.
+#   --svg FILE: RTT over time (log scale) and its CDF under tcp_nup, remote bottleneck,
+#     first rate.
 #   --keep DIR: keep the raw records (runs.jsonl), ping logs and iperf3 JSON there.
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: about (duration + warm-up + 4 s) per run; the default matrix is 32 runs

@@ -4,11 +4,16 @@
 
 usage: rtt_report.py UNSHAPED.ping CAKE.ping UNSHAPED.iperf CAKE.iperf OUT.svg
 
-A .ping file is `ping -D -i 0.05` output: 2 s idle, then a bulk upload. Standard
-library only.
+A .ping file is `ping -D -i 0.05` output: 2 s idle, then a bulk upload. The plot
+(tools/bench/rttplot.py) shows RTT over time on a log scale and the CDF of the RTTs
+under load. Standard library only.
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import rttplot  # noqa: E402 (tools/bench/rttplot.py)
 
 IDLE_SECS = 1.8  # pings before the upload starts (the demo waits 2 s)
 LINE = re.compile(r"^\[(\d+\.\d+)\].*icmp_seq=(\d+).*time=([\d.]+) ms")
@@ -55,44 +60,6 @@ def summary(pts, sent):
     return idle, load, loss
 
 
-def svg(runs, out):
-    width, height, left, bottom, top, right = 760, 360, 60, 40, 30, 20
-    tmax = max((t for pts, _, _ in runs for t, _, _ in pts), default=1.0)
-    ymax = max((r for pts, _, _ in runs for _, _, r in pts), default=1.0) * 1.05
-    sx = lambda t: left + (width - left - right) * t / tmax
-    sy = lambda r: height - bottom - (height - bottom - top) * r / ymax
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-family="sans-serif" font-size="12">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{left}" y="18" font-size="14">Ping RTT through the tunnel during a '
-        f"4-stream upload (20 Mbit/s bottleneck, 4 MB FIFO)</text>",
-        f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" '
-        f'y2="{height - bottom}" stroke="black"/>',
-        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="black"/>',
-        f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">time (s)</text>',
-        f'<text x="14" y="{height / 2}" transform="rotate(-90 14 {height / 2})" '
-        f'text-anchor="middle">RTT (ms)</text>',
-    ]
-    for i in range(6):
-        r = ymax * i / 5
-        parts.append(f'<text x="{left - 6}" y="{sy(r) + 4}" text-anchor="end">{r:.0f}</text>')
-        parts.append(f'<line x1="{left}" y1="{sy(r)}" x2="{width - right}" y2="{sy(r)}" '
-                     f'stroke="#ddd"/>')
-    for i in range(int(tmax) + 1):
-        parts.append(f'<text x="{sx(i)}" y="{height - bottom + 16}" '
-                     f'text-anchor="middle">{i}</text>')
-    for k, (pts, name, color) in enumerate(runs):
-        path = " ".join(f"{sx(t):.1f},{sy(r):.1f}" for t, _, r in pts)
-        parts.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
-                     f'stroke-width="1.5"/>')
-        parts.append(f'<text x="{width - right - 200}" y="{top + 18 + 16 * k}" '
-                     f'fill="{color}">{name}</text>')
-    parts.append("</svg>")
-    with open(out, "w") as f:
-        f.write("\n".join(parts) + "\n")
-
-
 def main():
     if len(sys.argv) != 6:
         sys.exit(__doc__)
@@ -107,8 +74,12 @@ def main():
         idle, loaded, loss = summary(pts, sent)
         print(f"{name:24}{pct(idle, .5):10.1f}{pct(loaded, .5):10.1f}"
               f"{pct(loaded, .99):10.1f}{loss:8.1f}{goodput(iperf):16.1f}")
-        runs.append((pts, name, color))
-    svg(runs, out)
+        runs.append({"label": name, "color": color, "points": [(t, r) for t, _, r in pts],
+                     "cdf": loaded, "note": f"under load median {pct(loaded, .5):.1f} ms, "
+                     f"p99 {pct(loaded, .99):.1f} ms, loss {loss:.1f}%"})
+    rttplot.write_svg(out, "Ping RTT through the tunnel during a 4-stream upload "
+                      "(20 Mbit/s bottleneck, 4 MB FIFO)", runs,
+                      marks=[(IDLE_SECS, "upload starts")], cdf_title="CDF of the pings under load")
 
 
 if __name__ == "__main__":
