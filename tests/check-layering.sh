@@ -20,6 +20,7 @@ check crypto '#include "(qdisc|src)/' 'must not include qdisc/ or src/'
 check qdisc '#include "(crypto|src)/' 'must not include crypto/ or src/'
 check qdisc '#include <sodium' 'must not use libsodium'
 check src/core '#include "src/edge/' 'must not include the edge'
+check src/core '#include <sodium' 'must use libsodium through crypto/'
 # The simulator is a tool's library over the qdisc alone; libc is free to it.
 check tools/sim '#include "src/' 'must not include src/'
 for d in crypto qdisc src/core; do
