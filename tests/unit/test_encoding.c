@@ -262,6 +262,23 @@ Test(encoding, key_rejects_and_wipes)
 	}
 }
 
+typedef bool key_decoder(uint8_t *key, const char *text, size_t len);
+
+/*
+ * Decodes len characters of text (byte c at pos, which may be a NUL) and asserts that
+ * they were taken exactly when want says, and left the key zeroed when refused.
+ * Returns want.
+ */
+static bool expect_key(key_decoder *decode, uint8_t key[static WG_ENCODING_KEY_LEN],
+		       const char *text, size_t len, bool want, unsigned int c, size_t pos)
+{
+	memset(key, 0xaa, WG_ENCODING_KEY_LEN);
+	cr_assert_eq(decode(key, text, len), want, "byte %#x at %zu", c, pos);
+	if (!want)
+		cr_assert(all_zero(key, WG_ENCODING_KEY_LEN), "not wiped: byte %#x at %zu", c, pos);
+	return want;
+}
+
 /*
  * The strictness of a key's base64, byte by byte: every byte value in each of the 44
  * positions of a key. Taken only as a digit of the alphabet in 0..42, with the last
@@ -284,13 +301,9 @@ Test(encoding, key_base64_every_byte_in_every_position)
 				want = digit && ((digit - alphabet) & 3) == 0;
 			else
 				want = digit != NULL;
-			memset(key, 0xaa, sizeof(key));
-			cr_assert_eq(wg_encoding_key_from_base64(key, b64, WG_ENCODING_KEY_B64_LEN),
-				     want, "byte %#x at %zu", c, pos);
-			if (!want) {
-				cr_assert(all_zero(key, sizeof(key)));
+			if (!expect_key(wg_encoding_key_from_base64, key, b64,
+					WG_ENCODING_KEY_B64_LEN, want, c, pos))
 				continue;
-			}
 			naive_b64(ref, key, sizeof(key));
 			cr_assert_eq(memcmp(ref, b64, WG_ENCODING_KEY_B64_LEN), 0);
 		}
@@ -335,13 +348,9 @@ Test(encoding, key_hex_every_byte_in_every_position)
 
 			memcpy(hex, base, sizeof(hex));
 			hex[pos] = (char)c;
-			memset(key, 0xaa, sizeof(key));
-			cr_assert_eq(wg_encoding_key_from_hex(key, hex, WG_ENCODING_KEY_HEX_LEN),
-				     want, "byte %#x at %zu", c, pos);
-			if (!want) {
-				cr_assert(all_zero(key, sizeof(key)));
+			if (!expect_key(wg_encoding_key_from_hex, key, hex, WG_ENCODING_KEY_HEX_LEN,
+					want, c, pos))
 				continue;
-			}
 			wg_encoding_key_to_hex(want_hex, key);
 			cr_assert_eq(strcasecmp(want_hex, hex), 0, "%s", hex);
 		}
