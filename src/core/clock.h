@@ -7,6 +7,7 @@
 #ifndef CAKEWG_SRC_CORE_CLOCK_H
 #define CAKEWG_SRC_CORE_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define WG_NSEC_PER_SEC 1000000000ULL
@@ -16,5 +17,12 @@ struct wg_walltime {
 	uint64_t sec;
 	uint32_t nsec;
 };
+
+/* True once something born at birthdate_ns has lived lifetime_ns (keys, cookies, rates). */
+static inline bool wg_clock_has_expired(uint64_t birthdate_ns, uint64_t lifetime_ns,
+					uint64_t now_ns)
+{
+	return now_ns >= birthdate_ns + lifetime_ns;
+}
 
 #endif

@@ -7,6 +7,7 @@
 #include "crypto/aead.h"
 #include "crypto/blake2s.h"
 #include "crypto/ct.h"
+#include "src/core/clock.h"
 
 /* Bytes a mac covers: the message up to mac1, or up to mac2. */
 enum {
@@ -43,11 +44,6 @@ static void compute_mac2(uint8_t mac2[COOKIE_LEN], const uint8_t *msg, size_t le
 	cw_blake2s(mac2, COOKIE_LEN, msg, len - MACS_LEN + MAC2_OFFSET, cookie, COOKIE_LEN);
 }
 
-static bool has_expired(uint64_t birthdate_ns, uint64_t lifetime_ns, uint64_t now_ns)
-{
-	return now_ns >= birthdate_ns + lifetime_ns;
-}
-
 void wg_cookie_checker_init(struct wg_cookie_checker *c, const struct wg_cookie_keys *keys,
 			    struct wg_ratelimiter *ratelimiter, const struct wg_rng *rng,
 			    uint64_t now_ns)
@@ -72,7 +68,7 @@ static void make_cookie(struct wg_cookie_checker *c, uint8_t cookie[COOKIE_LEN],
 	uint8_t port[2] = {(uint8_t)(src->port >> 8), (uint8_t)src->port};
 	struct cw_blake2s s;
 
-	if (has_expired(c->secret_birthdate_ns, COOKIE_SECRET_MAX_AGE_NS, now_ns)) {
+	if (wg_clock_has_expired(c->secret_birthdate_ns, COOKIE_SECRET_MAX_AGE_NS, now_ns)) {
 		wg_rng_fill(&c->rng, c->secret, sizeof(c->secret));
 		c->secret_birthdate_ns = now_ns;
 	}
@@ -147,7 +143,8 @@ void wg_cookie_add_macs(struct wg_cookie_maker *m, uint8_t *msg, size_t len, uin
 	compute_mac1(macs->mac1, msg, len, m->keys.mac1_key);
 	memcpy(m->last_mac1_sent, macs->mac1, COOKIE_LEN);
 	m->have_sent_mac1 = true;
-	if (m->cookie_valid && !has_expired(m->cookie_birthdate_ns, COOKIE_VALID_TIME_NS, now_ns))
+	if (m->cookie_valid &&
+	    !wg_clock_has_expired(m->cookie_birthdate_ns, COOKIE_VALID_TIME_NS, now_ns))
 		compute_mac2(macs->mac2, msg, len, m->cookie);
 	else
 		memset(macs->mac2, 0, COOKIE_LEN);
@@ -182,5 +179,5 @@ bool wg_cookie_under_load(size_t queued_handshakes, uint64_t now_ns, uint64_t *l
 		return true;
 	}
 	return *last_under_load_ns &&
-	       !has_expired(*last_under_load_ns, UNDER_LOAD_AFTER_TIME_NS, now_ns);
+	       !wg_clock_has_expired(*last_under_load_ns, UNDER_LOAD_AFTER_TIME_NS, now_ns);
 }

@@ -3,11 +3,13 @@
  * Base64 (RFC 4648 section 4, padded) and hex (base16) in constant time, for keys.
  *
  * Keys travel as base64 in wg-quick files and as lowercase hex over the UAPI. The
- * encoders and decoders here never branch on, or index a table by, a data byte: the
- * time they take depends only on the length. Lengths and the position of the '='
- * padding are public. Decoders accept only the canonical form: padding is required and
- * the bits left over after the last byte must be zero, so every byte string has exactly
- * one accepted encoding. Hex decoding accepts both cases; hex encoding emits lowercase.
+ * codecs are crypto/codec.h (libsodium's): they never branch on, or index a table by,
+ * a data byte; for accepted input the time they take depends only on the length (a
+ * decoder stops at the first character outside the alphabet). Lengths and the position
+ * of the '=' padding are public. Decoders accept only the canonical form: padding is
+ * required and the bits left over after the last byte must be zero, so every byte
+ * string has exactly one accepted encoding. Hex decoding accepts both cases; hex
+ * encoding emits lowercase.
  */
 #ifndef CAKEWG_SRC_CORE_ENCODING_H
 #define CAKEWG_SRC_CORE_ENCODING_H

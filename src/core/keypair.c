@@ -6,11 +6,7 @@
 
 #include "crypto/aead.h"
 #include "crypto/ct.h"
-
-static bool has_expired(uint64_t birthdate_ns, uint64_t lifetime_ns, uint64_t now_ns)
-{
-	return now_ns >= birthdate_ns + lifetime_ns;
-}
+#include "src/core/clock.h"
 
 size_t wg_keypair_padded_len(size_t plain_len, unsigned int mtu)
 {
@@ -34,7 +30,7 @@ size_t wg_keypair_padded_len(size_t plain_len, unsigned int mtu)
 bool wg_keypair_can_send(const struct wg_keypair *kp, uint64_t now_ns)
 {
 	return kp && kp->in_use && kp->send_valid &&
-	       !has_expired(kp->birthdate_ns, REJECT_AFTER_TIME_NS, now_ns) &&
+	       !wg_clock_has_expired(kp->birthdate_ns, REJECT_AFTER_TIME_NS, now_ns) &&
 	       kp->send_counter < REJECT_AFTER_MESSAGES;
 }
 
@@ -74,7 +70,7 @@ enum wg_data_verdict wg_keypair_decrypt(struct wg_keypair *kp, uint8_t *msg, siz
 	    !kp || wg_le32(hdr->key_idx) != kp->local_index)
 		return DATA_MALFORMED;
 	if (!kp->in_use || !kp->recv_valid ||
-	    has_expired(kp->birthdate_ns, REJECT_AFTER_TIME_NS, now_ns) ||
+	    wg_clock_has_expired(kp->birthdate_ns, REJECT_AFTER_TIME_NS, now_ns) ||
 	    wg_replay_exhausted(&kp->replay)) {
 		kp->recv_valid = false;
 		return DATA_KEYPAIR_INVALID;
@@ -95,13 +91,13 @@ bool wg_keypair_should_rekey_on_send(const struct wg_keypair *kp, uint64_t now_n
 	return kp && kp->in_use && kp->send_valid &&
 	       (kp->send_counter > REKEY_AFTER_MESSAGES ||
 		(kp->i_am_the_initiator &&
-		 has_expired(kp->birthdate_ns, REKEY_AFTER_TIME_NS, now_ns)));
+		 wg_clock_has_expired(kp->birthdate_ns, REKEY_AFTER_TIME_NS, now_ns)));
 }
 
 bool wg_keypair_should_rekey_on_receive(const struct wg_keypair *kp, uint64_t now_ns)
 {
 	return kp && kp->in_use && kp->send_valid && kp->i_am_the_initiator &&
-	       has_expired(kp->birthdate_ns, REKEY_ON_RECEIVE_AFTER_TIME_NS, now_ns);
+	       wg_clock_has_expired(kp->birthdate_ns, REKEY_ON_RECEIVE_AFTER_TIME_NS, now_ns);
 }
 
 void wg_keypair_clear(struct wg_keypair *kp)

@@ -21,6 +21,7 @@
 #include "crypto/kdf.h"
 #include "crypto/tai64n.h"
 #include "crypto/x25519.h"
+#include "src/core/clock.h"
 
 /*
  * The timestamp's nanoseconds are rounded down to a power of two no longer than the
@@ -33,11 +34,6 @@ _Static_assert((1ULL << TIMESTAMP_NSEC_ROUND_BITS) <= INITIATION_MIN_INTERVAL_NS
 _Static_assert((int)NOISE_HASH_LEN == (int)CW_KDF_OUT_LEN &&
 		       (int)NOISE_SYMMETRIC_KEY_LEN == (int)CW_KDF_OUT_LEN,
 	       "the KDF yields chaining keys and symmetric keys");
-
-static bool has_expired(uint64_t birthdate_ns, uint64_t lifetime_ns, uint64_t now_ns)
-{
-	return now_ns >= birthdate_ns + lifetime_ns;
-}
 
 static void mix_hash(uint8_t hash[NOISE_HASH_LEN], const uint8_t *src, size_t len)
 {
@@ -329,8 +325,8 @@ static enum wg_noise_verdict initiation_is_fresh(const struct wg_noise_remote *r
 {
 	if (!cw_tai64n_after(t, r->latest_timestamp))
 		return NOISE_REPLAYED;
-	if (r->has_consumed_initiation &&
-	    !has_expired(r->last_initiation_consumption_ns, INITIATION_MIN_INTERVAL_NS, now_ns))
+	if (r->has_consumed_initiation && !wg_clock_has_expired(r->last_initiation_consumption_ns,
+								INITIATION_MIN_INTERVAL_NS, now_ns))
 		return NOISE_FLOOD;
 	return NOISE_OK;
 }

@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "qdisc/ecn.h"
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#include "src/core/messages.h"
 
 static struct wg_peer *peer_of(struct wg_noise_remote *r)
 {
@@ -108,7 +104,7 @@ static void rx_response(struct wg_device *dev, const uint8_t *msg, struct wg_pkt
 			uint64_t now_ns)
 {
 	const struct message_handshake_response *resp = (const void *)msg;
-	struct wg_noise_remote *remote = wg_index_lookup(&dev->index, get_le32(resp->receiver_index),
+	struct wg_noise_remote *remote = wg_index_lookup(&dev->index, wg_le32(resp->receiver_index),
 							 WG_INDEX_HANDSHAKE, NULL);
 	struct wg_peer *peer;
 
@@ -141,7 +137,7 @@ static void rx_handshake(struct wg_device *dev, struct wg_pkt *pkt, uint8_t type
 	if (load && mac == VALID_MAC_BUT_NO_COOKIE) {
 		struct message_handshake_cookie reply;
 		/* The sender index sits right after the header in both handshake messages. */
-		uint32_t sender = get_le32(msg + sizeof(struct message_header));
+		uint32_t sender = wg_le32(msg + sizeof(struct message_header));
 
 		wg_cookie_reply_create(&dev->cookie_checker, &reply, msg, pkt->msg_len, sender, &src,
 				       now_ns);
@@ -166,7 +162,7 @@ static void rx_cookie(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns
 {
 	const struct message_handshake_cookie *c = (const void *)wg_pkt_msg(pkt);
 	enum wg_index_type type;
-	void *item = wg_index_lookup(&dev->index, get_le32(c->receiver_index),
+	void *item = wg_index_lookup(&dev->index, wg_le32(c->receiver_index),
 				     WG_INDEX_HANDSHAKE | WG_INDEX_KEYPAIR, &type);
 	struct wg_noise_remote *remote;
 
@@ -277,7 +273,7 @@ uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns)
 static bool rx_data(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 {
 	uint8_t *msg = wg_pkt_msg(pkt);
-	struct wg_keypair *kp = wg_index_lookup(&dev->index, get_le32(msg + 4), WG_INDEX_KEYPAIR,
+	struct wg_keypair *kp = wg_index_lookup(&dev->index, wg_le32(msg + 4), WG_INDEX_KEYPAIR,
 						NULL);
 	struct wg_peer *peer;
 	size_t plain_len;
@@ -323,7 +319,7 @@ void wg_device_rx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 {
 	const uint8_t *msg = wg_pkt_msg(pkt);
 	size_t len = pkt->msg_len;
-	uint32_t type = len >= 4 ? get_le32(msg) : MESSAGE_INVALID;
+	uint32_t type = len >= 4 ? wg_le32(msg) : MESSAGE_INVALID;
 	bool delivered = false;
 
 	dev->now_ns = now_ns;

@@ -262,6 +262,101 @@ Test(encoding, key_rejects_and_wipes)
 	}
 }
 
+typedef bool key_decoder(uint8_t *key, const char *text, size_t len);
+
+/*
+ * Decodes len characters of text (byte c at pos, which may be a NUL) and asserts that
+ * they were taken exactly when want says, and left the key zeroed when refused.
+ * Returns want.
+ */
+static bool expect_key(key_decoder *decode, uint8_t key[static WG_ENCODING_KEY_LEN],
+		       const char *text, size_t len, bool want, unsigned int c, size_t pos)
+{
+	memset(key, 0xaa, WG_ENCODING_KEY_LEN);
+	cr_assert_eq(decode(key, text, len), want, "byte %#x at %zu", c, pos);
+	if (!want)
+		cr_assert(all_zero(key, WG_ENCODING_KEY_LEN), "not wiped: byte %#x at %zu", c, pos);
+	return want;
+}
+
+/*
+ * The strictness of a key's base64, byte by byte: every byte value in each of the 44
+ * positions of a key. Taken only as a digit of the alphabet in 0..42, with the last
+ * digit's two leftover bits zero, and as '=' at 43; an accepted string is the one the
+ * naive encoder gives for the key it decodes to.
+ */
+Test(encoding, key_base64_every_byte_in_every_position)
+{
+	for (size_t pos = 0; pos < WG_ENCODING_KEY_B64_LEN; pos++) {
+		for (unsigned int c = 0; c < 256; c++) {
+			char b64[WG_ENCODING_KEY_B64_SIZE] = WG8_KEY, ref[64];
+			const char *digit = c ? strchr(alphabet, (int)c) : NULL;
+			uint8_t key[WG_ENCODING_KEY_LEN];
+			bool want;
+
+			b64[pos] = (char)c;
+			if (pos == WG_ENCODING_KEY_B64_LEN - 1)
+				want = c == '=';
+			else if (pos == WG_ENCODING_KEY_B64_LEN - 2)
+				want = digit && ((digit - alphabet) & 3) == 0;
+			else
+				want = digit != NULL;
+			if (!expect_key(wg_encoding_key_from_base64, key, b64,
+					WG_ENCODING_KEY_B64_LEN, want, c, pos))
+				continue;
+			naive_b64(ref, key, sizeof(key));
+			cr_assert_eq(memcmp(ref, b64, WG_ENCODING_KEY_B64_LEN), 0);
+		}
+	}
+}
+
+/* Only 44 characters make a base64 key and only 64 a hex key, whatever they hold. */
+Test(encoding, key_lengths)
+{
+	char b64[128], hex[128];
+	uint8_t key[WG_ENCODING_KEY_LEN];
+
+	memset(hex, 'A', sizeof(hex));
+	for (size_t len = 0; len < sizeof(b64); len++) {
+		/* Digits only, and digits with one '=' at the end (canonical when len % 4 = 0). */
+		memset(b64, 'A', sizeof(b64));
+		cr_assert_not(wg_encoding_key_from_base64(key, b64, len), "%zu", len);
+		if (len)
+			b64[len - 1] = '=';
+		cr_assert_eq(wg_encoding_key_from_base64(key, b64, len),
+			     len == WG_ENCODING_KEY_B64_LEN, "%zu", len);
+		cr_assert_eq(wg_encoding_key_from_hex(key, hex, len),
+			     len == WG_ENCODING_KEY_HEX_LEN, "%zu", len);
+	}
+}
+
+/*
+ * Hex keys, byte by byte: every byte value in each of the 64 positions is taken exactly
+ * when it is a hex digit of either case, and means the same in both cases.
+ */
+Test(encoding, key_hex_every_byte_in_every_position)
+{
+	static const char base[] =
+		"0123456789abcdefABCDEF0123456789abcdef0123456789ABCDEF0123456789";
+
+	for (size_t pos = 0; pos < WG_ENCODING_KEY_HEX_LEN; pos++) {
+		for (unsigned int c = 0; c < 256; c++) {
+			char hex[WG_ENCODING_KEY_HEX_SIZE], want_hex[WG_ENCODING_KEY_HEX_SIZE];
+			uint8_t key[WG_ENCODING_KEY_LEN];
+			bool want =
+				(c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+
+			memcpy(hex, base, sizeof(hex));
+			hex[pos] = (char)c;
+			if (!expect_key(wg_encoding_key_from_hex, key, hex, WG_ENCODING_KEY_HEX_LEN,
+					want, c, pos))
+				continue;
+			wg_encoding_key_to_hex(want_hex, key);
+			cr_assert_eq(strcasecmp(want_hex, hex), 0, "%s", hex);
+		}
+	}
+}
+
 Test(encoding, parse_uint)
 {
 	static const struct {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "qdisc/cake_sim.h"
+#include "tools/sim/cake_sim.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define SEC UINT64_C(1000000000)

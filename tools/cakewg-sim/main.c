@@ -13,7 +13,7 @@
 
 #include "qdisc/cake_parse.h"
 #include "qdisc/cake_print.h"
-#include "qdisc/cake_sim.h"
+#include "tools/sim/cake_sim.h"
 
 enum {
 	LINE_BYTES = 1024,

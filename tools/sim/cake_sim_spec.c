@@ -4,7 +4,7 @@
  * the tc-cake unit parsers, so "rate=60mbit", "rtt=40ms" and "size=1.5kb" read as
  * they would in a tc option string.
  */
-#include "qdisc/cake_sim.h"
+#include "tools/sim/cake_sim.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * earliest of: the next feedback, the next source packet, CAKE's next wake-up and the
  * end of the link's current transmission.
  */
-#include "qdisc/cake_sim.h"
+#include "tools/sim/cake_sim.h"
 
 #include <errno.h>
 #include <math.h>

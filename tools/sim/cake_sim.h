@@ -18,8 +18,8 @@
  * Packet sizes are what the shaper counts (the wire length before tc-style overhead
  * compensation). Only the egress direction is queued; replies and ACKs are not.
  */
-#ifndef CAKEWG_QDISC_CAKE_SIM_H
-#define CAKEWG_QDISC_CAKE_SIM_H
+#ifndef CAKEWG_TOOLS_SIM_CAKE_SIM_H
+#define CAKEWG_TOOLS_SIM_CAKE_SIM_H
 
 #include <stdbool.h>
 #include <stdint.h>
