@@ -25,6 +25,7 @@
 #include "src/core/allowedips.h"
 #include "src/core/clock.h"
 #include "src/core/cookie.h"
+#include "src/core/counters.h"
 #include "src/core/devconf.h"
 #include "src/core/egress.h"
 #include "src/core/index.h"
@@ -156,8 +157,23 @@ uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns);
 int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options, char *err,
 		       size_t err_len, uint64_t now_ns);
 
-/* cakewg's UAPI extension reply (cakewg_get=1), without the final errno line. */
-int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *out);
+/* What the edge adds to the cakewg_get=1 reply: the counters of the daemon's modules
+ * (src/core/counters.h) and the underlay's byte limit. */
+struct wg_device_ext {
+	struct wg_device_counters counters;
+	bool has_underlay_limit;	 /* the three below are set */
+	uint32_t underlay_limit;	 /* bytes the busiest family's sockets may hold now */
+	uint64_t underlay_drain_rate;	 /* the rate it was learnt from, bytes/s; 0: none yet */
+	uint32_t underlay_limit_setting; /* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes */
+};
+
+/*
+ * cakewg's UAPI extension reply (cakewg_get=1), without the final errno line: the device
+ * counters (ext's and the device's own, in one table order), ext's underlay limit, the
+ * CAKE instances, then each peer's public_key and counters. ext may be NULL.
+ */
+int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
+			    struct wg_devconf_buf *out);
 
 /* Ingress: takes a received UDP payload (at wg_pkt_msg(pkt), pkt->msg_len) whose source is
  * pkt->src. */

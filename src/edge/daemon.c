@@ -428,42 +428,11 @@ static int uapi_set(void *ctx, const struct wg_devconf *conf)
 static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 {
 	struct daemon *d = ctx;
-	int ret = wg_device_ext_get_write(&d->dev, out);
-	const struct wg_bql *bql = wg_underlay_busiest(&d->udp);
-	struct wg_bql_stats pushback = wg_underlay_bql_stats(&d->udp);
-	char setting[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+	struct wg_device_ext ext = {0};
 
-	wg_devconf_buf_printf(out,
-			      "backpressure_stalls=%llu\nunderlay_starved=%llu\nunderlay_regrown=%llu\n"
-			      "underlay_overflows=%llu\n",
-			      (unsigned long long)pushback.stalls,
-			      (unsigned long long)pushback.starved,
-			      (unsigned long long)pushback.regrown,
-			      (unsigned long long)pushback.overflows);
-	wg_devconf_buf_printf(out,
-			      "underlay_limit=%u\nunderlay_drain_rate=%llu\n"
-			      "underlay_limit_setting=%s\nunderlay_send_blocked=%llu\n"
-			      "underlay_trains=%llu\nunderlay_trains_refused=%llu\n",
-			      bql->limit, (unsigned long long)bql->rate,
-			      wg_devconf_underlay_limit_format(setting, d->udp.limit_setting),
-			      (unsigned long long)d->udp.stats.blocked,
-			      (unsigned long long)d->udp.stats.trains,
-			      (unsigned long long)d->udp.stats.trains_refused);
-	wg_devconf_buf_printf(out,
-			      "underlay_sent=%llu\nunderlay_send_errors=%llu\n"
-			      "underlay_received=%llu\nunderlay_rx_trains=%llu\nunderlay_truncated=%llu\n"
-			      "tun_write_errors=%llu\n"
-			      "tun_writes=%llu\ntun_gro_coalesced=%llu\ntun_gso_writes=%llu\n",
-			      (unsigned long long)d->udp.stats.sent,
-			      (unsigned long long)d->udp.stats.send_errors,
-			      (unsigned long long)d->udp.stats.received,
-			      (unsigned long long)d->udp.stats.rx_trains,
-			      (unsigned long long)d->udp.stats.truncated,
-			      (unsigned long long)d->gro.stats.write_errors,
-			      (unsigned long long)d->gro.stats.writes,
-			      (unsigned long long)d->gro.stats.coalesced,
-			      (unsigned long long)d->gro.stats.gso_writes);
-	return ret ? ret : out->failed ? -ENOMEM : 0;
+	wg_underlay_report(&d->udp, &ext);
+	wg_tun_gro_report(&d->gro, &ext.counters);
+	return wg_device_ext_get_write(&d->dev, &ext, out);
 }
 
 /* --- setup and teardown --- */
