@@ -30,6 +30,7 @@
 #include "src/core/egress.h"
 #include "src/core/index.h"
 #include "src/core/noise.h"
+#include "src/core/offload.h"
 #include "src/core/peer.h"
 #include "src/core/pubkey_table.h"
 #include "src/core/pkt.h"
@@ -142,6 +143,11 @@ void wg_device_pkt_put(struct wg_device *dev, struct wg_pkt *pkt);
 
 /* Egress: takes an IP packet read from TUN (pkt->cp.data, pkt->cp.len). */
 void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
+/* The same for a packet read with the virtio header vh (src/core/offload.h): a
+ * super-packet is queued whole; one the header does not describe is dropped (and
+ * counted as tx_bad_packet). */
+void wg_device_tx_offload(struct wg_device *dev, struct wg_pkt *pkt,
+			  const struct cake_vnet_hdr *vh, uint64_t now_ns);
 /* Sends queued data until the underlay is full or nothing is eligible. Returns true when
  * packets remain (then *next_ns, if not 0, is when the queue can send next; 0 means "when
  * the underlay is writable"). */

@@ -14,8 +14,6 @@
 #include <sodium.h>
 
 #include "src/core/device.h"
-#include "qdisc/csum.h"
-#include "qdisc/gso.h"
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
@@ -167,11 +165,9 @@ static bool read_plain(struct daemon *d)
 
 /*
  * With offloads (IFF_VNET_HDR, TSO/USO): a read may bring a 64 KiB super-packet, and any
- * packet may carry a partial checksum. The read fills an MTU-sized buffer first and spills
- * into a large one, so an ordinary packet costs no copy and a super-packet one copy of its
- * first MTU's worth. A super-packet is planned for segmentation and queued whole (CAKE cuts
- * it at enqueue with split-gso, the send path after dequeue with no-split-gso); a single
- * packet gets its checksum completed.
+ * packet may carry a partial checksum (the device plans or completes it: src/core/
+ * offload.h). The read fills an MTU-sized buffer first and spills into a large one, so an
+ * ordinary packet costs no copy and a super-packet one copy of its first MTU's worth.
  */
 static bool read_offload(struct daemon *d)
 {
@@ -199,18 +195,7 @@ static bool read_offload(struct daemon *d)
 	pkt->cp.len = (uint32_t)n;
 	vh = (struct cake_vnet_hdr){ h.flags, h.gso_type, h.hdr_len, h.gso_size, h.csum_start,
 				     h.csum_offset };
-	if (cake_gso_plan(pkt->cp.data, pkt->cp.len, &vh, &pkt->gso) ||
-	    (pkt->gso.segs <= 1 && (h.flags & WG_VNET_HDR_F_NEEDS_CSUM) &&
-	     cake_csum_complete_partial(pkt->cp.data, pkt->cp.len, h.csum_start, h.csum_offset))) {
-		d->dev.stats.tx_bad_packet++;
-		wg_device_pkt_put(&d->dev, pkt);
-		return true;
-	}
-	if (pkt->gso.segs > 1)
-		cake_gso_fill_pkt(&pkt->cp, &pkt->gso);
-	else
-		pkt->gso.segs = 0;
-	wg_device_tx(&d->dev, pkt, d->now_ns);
+	wg_device_tx_offload(&d->dev, pkt, &vh, d->now_ns);
 	return true;
 }
 
