@@ -25,10 +25,12 @@
 #include "src/core/allowedips.h"
 #include "src/core/clock.h"
 #include "src/core/cookie.h"
+#include "src/core/counters.h"
 #include "src/core/devconf.h"
 #include "src/core/egress.h"
 #include "src/core/index.h"
 #include "src/core/noise.h"
+#include "src/core/offload.h"
 #include "src/core/peer.h"
 #include "src/core/pubkey_table.h"
 #include "src/core/pkt.h"
@@ -141,6 +143,11 @@ void wg_device_pkt_put(struct wg_device *dev, struct wg_pkt *pkt);
 
 /* Egress: takes an IP packet read from TUN (pkt->cp.data, pkt->cp.len). */
 void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
+/* The same for a packet read with the virtio header vh (src/core/offload.h): a
+ * super-packet is queued whole; one the header does not describe is dropped (and
+ * counted as tx_bad_packet). */
+void wg_device_tx_offload(struct wg_device *dev, struct wg_pkt *pkt,
+			  const struct cake_vnet_hdr *vh, uint64_t now_ns);
 /* Sends queued data until the underlay is full or nothing is eligible. Returns true when
  * packets remain (then *next_ns, if not 0, is when the queue can send next; 0 means "when
  * the underlay is writable"). */
@@ -156,8 +163,23 @@ uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns);
 int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options, char *err,
 		       size_t err_len, uint64_t now_ns);
 
-/* cakewg's UAPI extension reply (cakewg_get=1), without the final errno line. */
-int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *out);
+/* What the edge adds to the cakewg_get=1 reply: the counters of the daemon's modules
+ * (src/core/counters.h) and the underlay's byte limit. */
+struct wg_device_ext {
+	struct wg_device_counters counters;
+	bool has_underlay_limit;	 /* the three below are set */
+	uint32_t underlay_limit;	 /* bytes the busiest family's sockets may hold now */
+	uint64_t underlay_drain_rate;	 /* the rate it was learnt from, bytes/s; 0: none yet */
+	uint32_t underlay_limit_setting; /* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes */
+};
+
+/*
+ * cakewg's UAPI extension reply (cakewg_get=1), without the final errno line: the device
+ * counters (ext's and the device's own, in one table order), ext's underlay limit, the
+ * CAKE instances, then each peer's public_key and counters. ext may be NULL.
+ */
+int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
+			    struct wg_devconf_buf *out);
 
 /* Ingress: takes a received UDP payload (at wg_pkt_msg(pkt), pkt->msg_len) whose source is
  * pkt->src. */

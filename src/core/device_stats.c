@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cakewg's UAPI extension `cakewg_get=1`: what `wg show` cannot show — the CAKE options
- * and statistics (tc -s qdisc's text, line by line, and tc -j's JSON), the per-peer
- * queue counters and the device's drop counters by reason.
+ * cakewg's UAPI extension `cakewg_get=1`: what `wg show` cannot show — the counters of
+ * src/core/counters.h (the daemon's, and the device's own: the shaper's lateness, the
+ * drops by reason), the underlay's byte limit, the CAKE options and statistics (tc -s
+ * qdisc's text, line by line, and tc -j's JSON), and the per-peer counters.
  */
 #include "src/core/device.h"
 
@@ -30,13 +31,11 @@ static void put_lines(struct wg_devconf_buf *out, const char *key, const char *t
 	}
 }
 
-/* The instance's option, stats and JSON lines; for the egress instance (lag) also the
- * shaper's late counters, which are device keys: written once, whatever the modes. */
+/* The instance's option, stats (st, its snapshot) and JSON lines. */
 static int put_cake(struct wg_devconf_buf *out, const char *name, const struct wg_egress *eg,
-		    bool lag)
+		    const struct cake_stats *st)
 {
 	char *text = malloc(STATS_TEXT_BYTES);
-	struct cake_stats st;
 	struct cake_options opts;
 	struct cake_out co;
 	char key[48];
@@ -46,70 +45,100 @@ static int put_cake(struct wg_devconf_buf *out, const char *name, const struct w
 		return ret;
 	cake_get_options(eg->q, &opts);
 	opts.peer_isolation = eg->opts.peer_isolation;
-	cake_get_stats(eg->q, &st);
 	cake_out_init(&co, text, STATS_TEXT_BYTES);
 	if (cake_print_options(&co, &opts) || cake_out_status(&co))
 		goto out;
 	wg_devconf_buf_printf(out, "%s=%s\n", name, text);
 	cake_out_init(&co, text, STATS_TEXT_BYTES);
-	if (cake_print_stats(&co, &st) || cake_out_status(&co))
+	if (cake_print_stats(&co, st) || cake_out_status(&co))
 		goto out;
 	snprintf(key, sizeof(key), "%s_stats", name);
 	put_lines(out, key, text);
 	cake_out_init(&co, text, STATS_TEXT_BYTES);
-	if (cake_print_json(&co, &opts, &st) || cake_out_status(&co))
+	if (cake_print_json(&co, &opts, st) || cake_out_status(&co))
 		goto out;
 	wg_devconf_buf_printf(out, "%s_json=%s\n", name, text);
-	if (lag)
-		wg_devconf_buf_printf(out, "shaper_late=%llu\nshaper_late_ns=%llu\n",
-				      (unsigned long long)st.shaper_late,
-				      (unsigned long long)st.shaper_late_ns);
 	ret = 0;
 out:
 	free(text);
 	return ret;
 }
 
-int wg_device_ext_get_write(const struct wg_device *dev, struct wg_devconf_buf *out)
+/* The device's own counters: the egress shaper's lateness (egress: its stats; the
+ * ingress instance's are not the device's), the ingress gulps, the drops by reason. */
+static void device_counters(const struct wg_device *dev, const struct cake_stats *egress,
+			    struct wg_device_counters *c)
 {
 	const struct wg_device_stats *s = &dev->stats;
-	const struct wg_peer *peer;
-	int ret = put_cake(out, "cake_egress", &dev->egress, true);
 
-	if (!ret && dev->ingress)
-		ret = put_cake(out, "cake_ingress", dev->ingress, false);
+	wg_device_counters_set(c, WG_COUNTER_SHAPER_LATE, egress->shaper_late);
+	wg_device_counters_set(c, WG_COUNTER_SHAPER_LATE_NS, egress->shaper_late_ns);
+	if (dev->ingress)
+		wg_device_counters_set(c, WG_COUNTER_INGRESS_GULPS, dev->ingress->stats.gulps);
+	wg_device_counters_set(c, WG_COUNTER_RX_MALFORMED, s->rx_malformed);
+	wg_device_counters_set(c, WG_COUNTER_RX_INVALID_MAC, s->rx_invalid_mac);
+	wg_device_counters_set(c, WG_COUNTER_RX_RATELIMITED, s->rx_ratelimited);
+	wg_device_counters_set(c, WG_COUNTER_RX_HANDSHAKE_BAD, s->rx_handshake_bad);
+	wg_device_counters_set(c, WG_COUNTER_RX_COOKIE_BAD, s->rx_cookie_bad);
+	wg_device_counters_set(c, WG_COUNTER_RX_NO_KEYPAIR, s->rx_no_keypair);
+	wg_device_counters_set(c, WG_COUNTER_RX_AUTH_FAILED, s->rx_auth_failed);
+	wg_device_counters_set(c, WG_COUNTER_RX_REPLAYED, s->rx_replayed);
+	wg_device_counters_set(c, WG_COUNTER_RX_BAD_SOURCE, s->rx_bad_source);
+	wg_device_counters_set(c, WG_COUNTER_RX_BAD_INNER, s->rx_bad_inner);
+	wg_device_counters_set(c, WG_COUNTER_RX_ECN_DROPS, s->rx_ecn_drops);
+	wg_device_counters_set(c, WG_COUNTER_TX_NO_PEER, s->tx_no_peer);
+	wg_device_counters_set(c, WG_COUNTER_TX_NO_ENDPOINT, s->tx_no_endpoint);
+	wg_device_counters_set(c, WG_COUNTER_TX_BAD_PACKET, s->tx_bad_packet);
+	wg_device_counters_set(c, WG_COUNTER_TX_NOMEM, s->tx_nomem);
+	wg_device_counters_set(c, WG_COUNTER_COOKIE_REPLIES_SENT, s->cookie_replies_sent);
+}
+
+static void put_underlay_limit(struct wg_devconf_buf *out, const struct wg_device_ext *ext)
+{
+	char setting[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+
+	wg_devconf_buf_printf(
+		out, "underlay_limit=%u\nunderlay_drain_rate=%llu\nunderlay_limit_setting=%s\n",
+		ext->underlay_limit, (unsigned long long)ext->underlay_drain_rate,
+		wg_devconf_underlay_limit_format(setting, ext->underlay_limit_setting));
+}
+
+static void put_peer(struct wg_devconf_buf *out, const struct wg_peer *peer)
+{
+	struct wg_peer_counters c = {0};
+	char hex[WG_ENCODING_KEY_HEX_SIZE];
+
+	wg_encoding_key_to_hex(hex, peer->noise.remote_static);
+	wg_devconf_buf_printf(out, "public_key=%s\n", hex);
+	wg_peer_counters_set(&c, WG_PEER_COUNTER_EGRESS_DROPS, peer->stats.egress_drops);
+	wg_peer_counters_set(&c, WG_PEER_COUNTER_STAGED, peer->staged.len);
+	wg_peer_counters_set(&c, WG_PEER_COUNTER_STAGED_DROPS, peer->stats.staged_drops);
+	wg_peer_counters_set(&c, WG_PEER_COUNTER_ROAMS, peer->stats.roams);
+	wg_peer_counters_set(&c, WG_PEER_COUNTER_HANDSHAKES_COMPLETED,
+			     peer->stats.handshakes_completed);
+	wg_counters_write(out, WG_COUNTER_SCOPE_PEER, c.has, c.v);
+}
+
+int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
+			    struct wg_devconf_buf *out)
+{
+	struct wg_device_counters c = ext ? ext->counters : (struct wg_device_counters){0};
+	struct cake_stats st;
+	int ret;
+
+	cake_get_stats(dev->egress.q, &st);
+	device_counters(dev, &st, &c);
+	wg_counters_write(out, WG_COUNTER_SCOPE_DEVICE, c.has, c.v);
+	if (ext && ext->has_underlay_limit)
+		put_underlay_limit(out, ext);
+	ret = put_cake(out, "cake_egress", &dev->egress, &st);
+	if (!ret && dev->ingress) {
+		cake_get_stats(dev->ingress->q, &st);
+		ret = put_cake(out, "cake_ingress", dev->ingress, &st);
+	}
 	if (ret)
 		return ret;
-	if (dev->ingress)
-		wg_devconf_buf_printf(out, "ingress_gulps=%llu\n",
-				      (unsigned long long)dev->ingress->stats.gulps);
-	wg_devconf_buf_printf(out,
-			      "rx_malformed=%llu\nrx_invalid_mac=%llu\nrx_ratelimited=%llu\n"
-			      "rx_handshake_bad=%llu\nrx_cookie_bad=%llu\nrx_no_keypair=%llu\n"
-			      "rx_auth_failed=%llu\nrx_replayed=%llu\nrx_bad_source=%llu\n"
-			      "rx_bad_inner=%llu\nrx_ecn_drops=%llu\ntx_no_peer=%llu\n"
-			      "tx_no_endpoint=%llu\ntx_bad_packet=%llu\ntx_nomem=%llu\ncookie_replies_sent=%llu\n",
-			      (unsigned long long)s->rx_malformed, (unsigned long long)s->rx_invalid_mac,
-			      (unsigned long long)s->rx_ratelimited,
-			      (unsigned long long)s->rx_handshake_bad,
-			      (unsigned long long)s->rx_cookie_bad, (unsigned long long)s->rx_no_keypair,
-			      (unsigned long long)s->rx_auth_failed, (unsigned long long)s->rx_replayed,
-			      (unsigned long long)s->rx_bad_source, (unsigned long long)s->rx_bad_inner,
-			      (unsigned long long)s->rx_ecn_drops, (unsigned long long)s->tx_no_peer,
-			      (unsigned long long)s->tx_no_endpoint, (unsigned long long)s->tx_bad_packet,
-			      (unsigned long long)s->tx_nomem,
-			      (unsigned long long)s->cookie_replies_sent);
-	for (peer = dev->peers_head; peer; peer = peer->next) {
-		char hex[WG_ENCODING_KEY_HEX_SIZE];
-
-		wg_encoding_key_to_hex(hex, peer->noise.remote_static);
-		wg_devconf_buf_printf(out,
-				      "public_key=%s\negress_drops=%llu\nstaged=%u\nstaged_drops=%llu\n"
-				      "roams=%llu\nhandshakes_completed=%llu\n",
-				      hex, (unsigned long long)peer->stats.egress_drops,
-				      peer->staged.len, (unsigned long long)peer->stats.staged_drops,
-				      (unsigned long long)peer->stats.roams,
-				      (unsigned long long)peer->stats.handshakes_completed);
-	}
+	for (const struct wg_peer *peer = dev->peers_head; peer; peer = peer->next)
+		put_peer(out, peer);
 	return out->failed ? -ENOMEM : 0;
 }

@@ -130,6 +130,17 @@ void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 	wg_egress_enqueue(&dev->egress, pkt, now_ns);
 }
 
+void wg_device_tx_offload(struct wg_device *dev, struct wg_pkt *pkt, const struct cake_vnet_hdr *vh,
+			  uint64_t now_ns)
+{
+	if (wg_offload_prepare(pkt, vh)) {
+		dev->stats.tx_bad_packet++;
+		wg_device_pkt_put(dev, pkt);
+		return;
+	}
+	wg_device_tx(dev, pkt, now_ns);
+}
+
 /* Encrypts a dequeued packet. False when the peer has no usable keypair any more: then the
  * packet went back to the staged queue and a handshake was asked for. */
 static bool encrypt(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *pkt,

@@ -362,69 +362,45 @@ static int cake_open_peer(struct cake_ctx *c, const char *v, size_t n)
 	return 0;
 }
 
+/* A counter of scope (src/core/counters.h) into has/v. Returns 1 when key is none. */
+static int counter_line(enum wg_counter_scope scope, uint64_t *has, uint64_t *v, const char *key,
+			size_t klen, const char *val, size_t n)
+{
+	int id = wg_counters_find(scope, key, klen);
+
+	if (id < 0)
+		return 1;
+	if (!num(&v[id], val, n, UINT64_MAX))
+		return -EPROTO;
+	*has |= UINT64_C(1) << id;
+	return 0;
+}
+
+/* A peer's counter, for the peer opened last (skipped before the first). */
 static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, const char *v,
 			     size_t n)
 {
-	static const struct {
-		const char *name;
-		uint32_t flag;
-		size_t off;
-	} counters[] = {
-		{"egress_drops", WG_UAPI_REPLY_HAS_EGRESS_DROPS,
-		 offsetof(struct wg_uapi_reply_cake_peer, egress_drops)},
-		{"staged_drops", WG_UAPI_REPLY_HAS_STAGED_DROPS,
-		 offsetof(struct wg_uapi_reply_cake_peer, staged_drops)},
-		{"roams", WG_UAPI_REPLY_HAS_ROAMS, offsetof(struct wg_uapi_reply_cake_peer, roams)},
-	};
-	struct wg_uapi_reply_cake_peer *peer;
-	uint64_t x;
+	struct wg_peer_counters *pc;
+	int ret;
 
-	for (size_t i = 0; i < WG_ARRAY_SIZE(counters); i++) {
-		if (!is(counters[i].name, key, klen))
-			continue;
-		if (!c->in_peer)
-			return 0;
-		if (!num(&x, v, n, UINT64_MAX))
-			return -EPROTO;
-		peer = &c->cake->peers[c->cake->n_peers - 1];
-		memcpy((char *)peer + counters[i].off, &x, sizeof(x));
-		peer->flags |= counters[i].flag;
+	if (!c->in_peer)
 		return 0;
-	}
-	return 0; /* unknown keys are skipped */
+	pc = &c->cake->peers[c->cake->n_peers - 1].counters;
+	ret = counter_line(WG_COUNTER_SCOPE_PEER, &pc->has, pc->v, key, klen, v, n);
+	return ret > 0 ? 0 : ret; /* unknown keys are skipped */
 }
 
-const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS] = {
-	[WG_UAPI_REPLY_UNDERLAY_SENT] = "underlay_sent",
-	[WG_UAPI_REPLY_UNDERLAY_TRAINS] = "underlay_trains",
-	[WG_UAPI_REPLY_UNDERLAY_RECEIVED] = "underlay_received",
-	[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS] = "underlay_rx_trains",
-	[WG_UAPI_REPLY_TUN_WRITES] = "tun_writes",
-	[WG_UAPI_REPLY_TUN_GRO_COALESCED] = "tun_gro_coalesced",
-	[WG_UAPI_REPLY_INGRESS_GULPS] = "ingress_gulps",
-	[WG_UAPI_REPLY_SHAPER_LATE] = "shaper_late",
-	[WG_UAPI_REPLY_SHAPER_LATE_NS] = "shaper_late_ns",
-	[WG_UAPI_REPLY_BACKPRESSURE_STALLS] = "backpressure_stalls",
-	[WG_UAPI_REPLY_UNDERLAY_STARVED] = "underlay_starved",
-	[WG_UAPI_REPLY_UNDERLAY_REGROWN] = "underlay_regrown",
-	[WG_UAPI_REPLY_UNDERLAY_OVERFLOWS] = "underlay_overflows",
-};
-
-/* The datapath counters and the underlay's byte limit lines. Returns 1 when key is none
+/* The device counters and the underlay's byte limit lines. Returns 1 when key is none
  * of them. */
 static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_t klen,
 			 const char *v, size_t n)
 {
 	uint64_t x;
+	int ret = counter_line(WG_COUNTER_SCOPE_DEVICE, &cake->counters.has, cake->counters.v, key,
+			       klen, v, n);
 
-	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++) {
-		if (!is(wg_uapi_reply_counter_names[i], key, klen))
-			continue;
-		if (!num(&cake->counters[i], v, n, UINT64_MAX))
-			return -EPROTO;
-		cake->has_counter |= 1U << i; /* read by wg_uapi_reply_has_counter() */
-		return 0;
-	}
+	if (ret <= 0)
+		return ret;
 	if (is("underlay_limit", key, klen)) {
 		if (!num(&x, v, n, UINT32_MAX))
 			return -EPROTO;

@@ -8,9 +8,9 @@
  *    transfer counters, protocol version) filled in.
  *  - The reply to cakewg's extension request `cakewg_get=1`: the CAKE option strings,
  *    the `tc -s qdisc` text lines and the `tc -j` JSON objects of the egress and
- *    ingress instances, the device's backpressure stall count, the underlay's byte
- *    limit (its size, the drain rate it was learnt from, its setting) and per-peer
- *    counters.
+ *    ingress instances, the counters of src/core/counters.h (the device's and each
+ *    peer's), and the underlay's byte limit (its size, the drain rate it was learnt
+ *    from, its setting).
  *
  * Both replies are "key=value" lines, each ending in '\n', closed by "errno=N" and a
  * blank line; nothing after the blank line is read. As wireguard-tools does, a key the
@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "src/core/compiler.h"
+#include "src/core/counters.h"
 #include "src/core/devconf.h"
 #include "src/core/encoding.h"
 
@@ -60,38 +61,10 @@ struct wg_uapi_reply_cake_qdisc {
 	char *json;			 /* cake_<dir>_json=: one JSON object; NULL when absent */
 };
 
-enum wg_uapi_reply_cake_peer_flags {
-	WG_UAPI_REPLY_HAS_EGRESS_DROPS = 1U << 0,
-	WG_UAPI_REPLY_HAS_STAGED_DROPS = 1U << 1,
-	WG_UAPI_REPLY_HAS_ROAMS = 1U << 2,
-};
-
 struct wg_uapi_reply_cake_peer {
 	uint8_t public_key[WG_ENCODING_KEY_LEN];
-	uint32_t flags; /* enum wg_uapi_reply_cake_peer_flags */
-	uint64_t egress_drops, staged_drops, roams;
+	struct wg_peer_counters counters; /* the rows of WG_PEER_COUNTERS the reply carried */
 };
-
-/* The datapath counters of a cakewg_get reply that `cakewg show` prints, in the order
- * of wg_uapi_reply_counter_names (the reply's keys). */
-enum wg_uapi_reply_counter {
-	WG_UAPI_REPLY_UNDERLAY_SENT,	  /* datagrams sent */
-	WG_UAPI_REPLY_UNDERLAY_TRAINS,	  /* UDP GSO sends that carried them */
-	WG_UAPI_REPLY_UNDERLAY_RECEIVED,  /* datagrams received */
-	WG_UAPI_REPLY_UNDERLAY_RX_TRAINS, /* of those, how many arrived coalesced (UDP GRO) */
-	WG_UAPI_REPLY_TUN_WRITES,	  /* writes to the TUN device */
-	WG_UAPI_REPLY_TUN_GRO_COALESCED,  /* segments that joined another's write */
-	WG_UAPI_REPLY_INGRESS_GULPS,	  /* ingress releases held to a gulp's end */
-	WG_UAPI_REPLY_SHAPER_LATE,	  /* egress dequeues over CAKE_SHAPER_MAX_LAG_NS late */
-	WG_UAPI_REPLY_SHAPER_LATE_NS,	  /* the shaper time they forgave */
-	WG_UAPI_REPLY_BACKPRESSURE_STALLS, /* the socket held its byte limit: CAKE waited */
-	WG_UAPI_REPLY_UNDERLAY_STARVED,	  /* of those, stalls that ended with the socket empty */
-	WG_UAPI_REPLY_UNDERLAY_REGROWN,	  /* learnt limits grown back (queue gone below) */
-	WG_UAPI_REPLY_UNDERLAY_OVERFLOWS, /* ENOBUFS: a qdisc below refused a datagram */
-	WG_UAPI_REPLY_COUNTERS,
-};
-
-extern const char *const wg_uapi_reply_counter_names[WG_UAPI_REPLY_COUNTERS];
 
 struct wg_uapi_reply_cake {
 	struct wg_uapi_reply_cake_qdisc egress, ingress;
@@ -103,29 +76,20 @@ struct wg_uapi_reply_cake {
 	uint64_t underlay_drain_rate;
 	/* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes */
 	uint32_t underlay_limit_setting;
-	uint32_t has_counter; /* bit (1 << enum wg_uapi_reply_counter): the key was there */
-	uint64_t counters[WG_UAPI_REPLY_COUNTERS];
+	struct wg_device_counters counters; /* the rows of WG_DEVICE_COUNTERS it carried */
 	struct wg_uapi_reply_cake_peer *peers; /* in reply order, one per public_key line */
 	size_t n_peers, cap_peers;
 };
-
-/* Whether the reply carried counter i. */
-static inline bool wg_uapi_reply_has_counter(const struct wg_uapi_reply_cake *cake,
-					     enum wg_uapi_reply_counter i)
-{
-	return cake->has_counter & (1U << i);
-}
 
 /*
  * Parses the reply to `cakewg_get=1` into *out (which is initialised here; free it
  * with wg_uapi_reply_cake_free() whatever the result). Device keys (cake_egress,
  * cake_egress_stats, cake_egress_json, the cake_ingress* trio,
- * underlay_limit, underlay_drain_rate, underlay_limit_setting, the counters named in
- * wg_uapi_reply_counter_names) may come anywhere; a
- * repeated one replaces the earlier value, except _stats lines, which accumulate.
- * egress_drops, staged_drops and roams belong to the peer opened by the last public_key
- * line and are skipped before the first. Option and stats text must be printable (tabs
- * allowed), a JSON value a well-formed JSON object.
+ * underlay_limit, underlay_drain_rate, underlay_limit_setting, the device counters of
+ * src/core/counters.h) may come anywhere; a repeated one replaces the earlier value,
+ * except _stats lines, which accumulate. A peer's counters belong to the peer opened by
+ * the last public_key line and are skipped before the first. Option and stats text must
+ * be printable (tabs allowed), a JSON value a well-formed JSON object.
  * Returns 0, -EPROTO, -ENOMEM or the daemon's non-zero errno, negative.
  */
 int wg_uapi_reply_cake_parse(const char *text, size_t len, struct wg_uapi_reply_cake *out);

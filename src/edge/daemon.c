@@ -14,8 +14,6 @@
 #include <sodium.h>
 
 #include "src/core/device.h"
-#include "qdisc/csum.h"
-#include "qdisc/gso.h"
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
@@ -167,11 +165,9 @@ static bool read_plain(struct daemon *d)
 
 /*
  * With offloads (IFF_VNET_HDR, TSO/USO): a read may bring a 64 KiB super-packet, and any
- * packet may carry a partial checksum. The read fills an MTU-sized buffer first and spills
- * into a large one, so an ordinary packet costs no copy and a super-packet one copy of its
- * first MTU's worth. A super-packet is planned for segmentation and queued whole (CAKE cuts
- * it at enqueue with split-gso, the send path after dequeue with no-split-gso); a single
- * packet gets its checksum completed.
+ * packet may carry a partial checksum (the device plans or completes it: src/core/
+ * offload.h). The read fills an MTU-sized buffer first and spills into a large one, so an
+ * ordinary packet costs no copy and a super-packet one copy of its first MTU's worth.
  */
 static bool read_offload(struct daemon *d)
 {
@@ -199,18 +195,7 @@ static bool read_offload(struct daemon *d)
 	pkt->cp.len = (uint32_t)n;
 	vh = (struct cake_vnet_hdr){ h.flags, h.gso_type, h.hdr_len, h.gso_size, h.csum_start,
 				     h.csum_offset };
-	if (cake_gso_plan(pkt->cp.data, pkt->cp.len, &vh, &pkt->gso) ||
-	    (pkt->gso.segs <= 1 && (h.flags & WG_VNET_HDR_F_NEEDS_CSUM) &&
-	     cake_csum_complete_partial(pkt->cp.data, pkt->cp.len, h.csum_start, h.csum_offset))) {
-		d->dev.stats.tx_bad_packet++;
-		wg_device_pkt_put(&d->dev, pkt);
-		return true;
-	}
-	if (pkt->gso.segs > 1)
-		cake_gso_fill_pkt(&pkt->cp, &pkt->gso);
-	else
-		pkt->gso.segs = 0;
-	wg_device_tx(&d->dev, pkt, d->now_ns);
+	wg_device_tx_offload(&d->dev, pkt, &vh, d->now_ns);
 	return true;
 }
 
@@ -428,42 +413,11 @@ static int uapi_set(void *ctx, const struct wg_devconf *conf)
 static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 {
 	struct daemon *d = ctx;
-	int ret = wg_device_ext_get_write(&d->dev, out);
-	const struct wg_bql *bql = wg_underlay_busiest(&d->udp);
-	struct wg_bql_stats pushback = wg_underlay_bql_stats(&d->udp);
-	char setting[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+	struct wg_device_ext ext = {0};
 
-	wg_devconf_buf_printf(out,
-			      "backpressure_stalls=%llu\nunderlay_starved=%llu\nunderlay_regrown=%llu\n"
-			      "underlay_overflows=%llu\n",
-			      (unsigned long long)pushback.stalls,
-			      (unsigned long long)pushback.starved,
-			      (unsigned long long)pushback.regrown,
-			      (unsigned long long)pushback.overflows);
-	wg_devconf_buf_printf(out,
-			      "underlay_limit=%u\nunderlay_drain_rate=%llu\n"
-			      "underlay_limit_setting=%s\nunderlay_send_blocked=%llu\n"
-			      "underlay_trains=%llu\nunderlay_trains_refused=%llu\n",
-			      bql->limit, (unsigned long long)bql->rate,
-			      wg_devconf_underlay_limit_format(setting, d->udp.limit_setting),
-			      (unsigned long long)d->udp.stats.blocked,
-			      (unsigned long long)d->udp.stats.trains,
-			      (unsigned long long)d->udp.stats.trains_refused);
-	wg_devconf_buf_printf(out,
-			      "underlay_sent=%llu\nunderlay_send_errors=%llu\n"
-			      "underlay_received=%llu\nunderlay_rx_trains=%llu\nunderlay_truncated=%llu\n"
-			      "tun_write_errors=%llu\n"
-			      "tun_writes=%llu\ntun_gro_coalesced=%llu\ntun_gso_writes=%llu\n",
-			      (unsigned long long)d->udp.stats.sent,
-			      (unsigned long long)d->udp.stats.send_errors,
-			      (unsigned long long)d->udp.stats.received,
-			      (unsigned long long)d->udp.stats.rx_trains,
-			      (unsigned long long)d->udp.stats.truncated,
-			      (unsigned long long)d->gro.stats.write_errors,
-			      (unsigned long long)d->gro.stats.writes,
-			      (unsigned long long)d->gro.stats.coalesced,
-			      (unsigned long long)d->gro.stats.gso_writes);
-	return ret ? ret : out->failed ? -ENOMEM : 0;
+	wg_underlay_report(&d->udp, &ext);
+	wg_tun_gro_report(&d->gro, &ext.counters);
+	return wg_device_ext_get_write(&d->dev, &ext, out);
 }
 
 /* --- setup and teardown --- */

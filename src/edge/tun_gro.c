@@ -235,3 +235,11 @@ void wg_tun_gro_init(struct wg_tun_gro *g, struct wg_tun *tun, struct wg_device 
 	g->gso_ok = true;
 	g->enabled = tun->vnet_hdr;
 }
+
+void wg_tun_gro_report(const struct wg_tun_gro *g, struct wg_device_counters *c)
+{
+	wg_device_counters_set(c, WG_COUNTER_TUN_WRITES, g->stats.writes);
+	wg_device_counters_set(c, WG_COUNTER_TUN_GRO_COALESCED, g->stats.coalesced);
+	wg_device_counters_set(c, WG_COUNTER_TUN_GSO_WRITES, g->stats.gso_writes);
+	wg_device_counters_set(c, WG_COUNTER_TUN_WRITE_ERRORS, g->stats.write_errors);
+}

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "qdisc/gro.h"
+#include "src/core/counters.h"
 
 struct wg_device;
 struct wg_pkt;
@@ -76,5 +77,8 @@ void wg_tun_gro_add(struct wg_tun_gro *g, struct wg_pkt *pkt);
 
 /* Writes every open super-packet; call at the end of each batch of wg_tun_gro_add(). */
 void wg_tun_gro_flush(struct wg_tun_gro *g);
+
+/* The TUN writes' counters (src/core/counters.h), for cakewg_get=1. */
+void wg_tun_gro_report(const struct wg_tun_gro *g, struct wg_device_counters *c);
 
 #endif

@@ -592,3 +592,27 @@ const struct wg_bql *wg_underlay_busiest(const struct wg_underlay *u)
 
 	return v6->stats.stalls > v4->stats.stalls ? v6 : v4;
 }
+
+void wg_underlay_report(const struct wg_underlay *u, struct wg_device_ext *ext)
+{
+	struct wg_device_counters *c = &ext->counters;
+	struct wg_bql_stats pushback = wg_underlay_bql_stats(u);
+	const struct wg_bql *busiest = wg_underlay_busiest(u);
+
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_SENT, u->stats.sent);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_TRAINS, u->stats.trains);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_TRAINS_REFUSED, u->stats.trains_refused);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_SEND_ERRORS, u->stats.send_errors);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_SEND_BLOCKED, u->stats.blocked);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_RECEIVED, u->stats.received);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_RX_TRAINS, u->stats.rx_trains);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_TRUNCATED, u->stats.truncated);
+	wg_device_counters_set(c, WG_COUNTER_BACKPRESSURE_STALLS, pushback.stalls);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_STARVED, pushback.starved);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_REGROWN, pushback.regrown);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_OVERFLOWS, pushback.overflows);
+	ext->has_underlay_limit = true;
+	ext->underlay_limit = busiest->limit;
+	ext->underlay_drain_rate = busiest->rate;
+	ext->underlay_limit_setting = u->limit_setting;
+}

@@ -161,5 +161,7 @@ int wg_underlay_set_limit(struct wg_underlay *u, uint32_t setting);
 struct wg_bql_stats wg_underlay_bql_stats(const struct wg_underlay *u);
 /* The limit of the family that stalled more often (IPv4 when neither did). */
 const struct wg_bql *wg_underlay_busiest(const struct wg_underlay *u);
+/* The sockets' counters (src/core/counters.h) and the byte limit, for cakewg_get=1. */
+void wg_underlay_report(const struct wg_underlay *u, struct wg_device_ext *ext);
 
 #endif

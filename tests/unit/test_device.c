@@ -433,7 +433,7 @@ Test(device, shaper_late_counters_come_once_from_egress)
 		     0, "%s", err);
 	cr_assert_eq(wg_device_set_cake(&B.dev, true, "bandwidth 20mbit", err, sizeof(err), now),
 		     0, "%s", err);
-	cr_assert_eq(wg_device_ext_get_write(&B.dev, &out), 0);
+	cr_assert_eq(wg_device_ext_get_write(&B.dev, NULL, &out), 0);
 	cr_assert_not_null(out.data);
 	cr_assert_eq(count_lines(out.data, "cake_ingress="), 1, "%s", out.data);
 	cr_assert_eq(count_lines(out.data, "shaper_late="), 1, "%s", out.data);

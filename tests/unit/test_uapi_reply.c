@@ -363,30 +363,30 @@ Test(uapi_reply, cake_every_key)
 	cr_assert_eq(r.ingress.stats.n, 1);
 	cr_assert_str_eq(r.ingress.stats.v[0], " Sent 0 bytes 0 pkt\t(x)");
 	cr_assert_str_eq(r.ingress.json, "{}");
-	cr_assert(wg_uapi_reply_has_counter(&r, WG_UAPI_REPLY_BACKPRESSURE_STALLS));
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_BACKPRESSURE_STALLS], 42);
+	cr_assert(wg_device_counters_has(&r.counters, WG_COUNTER_BACKPRESSURE_STALLS));
+	cr_assert_eq(r.counters.v[WG_COUNTER_BACKPRESSURE_STALLS], 42);
 	cr_assert(r.has_underlay_limit && r.has_underlay_drain_rate &&
 		  r.has_underlay_limit_setting);
 	cr_assert_eq(r.underlay_limit, 16384);
 	cr_assert_eq(r.underlay_drain_rate, 9800000);
 	cr_assert_eq(r.underlay_limit_setting, WG_DEVCONF_UNDERLAY_LIMIT_AUTO);
 	cr_assert_eq(
-		r.has_counter,
-		(1U << WG_UAPI_REPLY_UNDERLAY_SENT) | (1U << WG_UAPI_REPLY_UNDERLAY_TRAINS) |
-			(1U << WG_UAPI_REPLY_TUN_WRITES) | (1U << WG_UAPI_REPLY_INGRESS_GULPS) |
-			(1U << WG_UAPI_REPLY_SHAPER_LATE) | (1U << WG_UAPI_REPLY_SHAPER_LATE_NS) |
-			(1U << WG_UAPI_REPLY_BACKPRESSURE_STALLS) |
-			(1U << WG_UAPI_REPLY_UNDERLAY_STARVED) |
-			(1U << WG_UAPI_REPLY_UNDERLAY_OVERFLOWS),
+		r.counters.has,
+		(UINT64_C(1) << WG_COUNTER_UNDERLAY_SENT) | (UINT64_C(1) << WG_COUNTER_UNDERLAY_TRAINS) |
+			(UINT64_C(1) << WG_COUNTER_TUN_WRITES) | (UINT64_C(1) << WG_COUNTER_INGRESS_GULPS) |
+			(UINT64_C(1) << WG_COUNTER_SHAPER_LATE) | (UINT64_C(1) << WG_COUNTER_SHAPER_LATE_NS) |
+			(UINT64_C(1) << WG_COUNTER_BACKPRESSURE_STALLS) |
+			(UINT64_C(1) << WG_COUNTER_UNDERLAY_STARVED) |
+			(UINT64_C(1) << WG_COUNTER_UNDERLAY_OVERFLOWS),
 		"only the counters sent");
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_STARVED], 7);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_OVERFLOWS], 0);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_SENT], 274764);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_UNDERLAY_TRAINS], 61567);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_TUN_WRITES], 171229);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_INGRESS_GULPS], UINT64_MAX);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_SHAPER_LATE], 3);
-	cr_assert_eq(r.counters[WG_UAPI_REPLY_SHAPER_LATE_NS], 41250000);
+	cr_assert_eq(r.counters.v[WG_COUNTER_UNDERLAY_STARVED], 7);
+	cr_assert_eq(r.counters.v[WG_COUNTER_UNDERLAY_OVERFLOWS], 0);
+	cr_assert_eq(r.counters.v[WG_COUNTER_UNDERLAY_SENT], 274764);
+	cr_assert_eq(r.counters.v[WG_COUNTER_UNDERLAY_TRAINS], 61567);
+	cr_assert_eq(r.counters.v[WG_COUNTER_TUN_WRITES], 171229);
+	cr_assert_eq(r.counters.v[WG_COUNTER_INGRESS_GULPS], UINT64_MAX);
+	cr_assert_eq(r.counters.v[WG_COUNTER_SHAPER_LATE], 3);
+	cr_assert_eq(r.counters.v[WG_COUNTER_SHAPER_LATE_NS], 41250000);
 	cr_assert_eq(r.n_peers, 2);
 
 	cr_assert(wg_encoding_key_from_hex(k2, K2, strlen(K2)));
@@ -394,14 +394,15 @@ Test(uapi_reply, cake_every_key)
 	cr_assert(wg_encoding_key_from_hex(k4, K4, strlen(K4)));
 	p = wg_uapi_reply_cake_find_peer(&r, k2);
 	cr_assert_eq(p, &r.peers[0]);
-	cr_assert_eq(p->flags, WG_UAPI_REPLY_HAS_EGRESS_DROPS | WG_UAPI_REPLY_HAS_STAGED_DROPS |
-				       WG_UAPI_REPLY_HAS_ROAMS);
-	cr_assert_eq(p->egress_drops, 3);
-	cr_assert_eq(p->staged_drops, 4);
-	cr_assert_eq(p->roams, 5);
+	cr_assert_eq(p->counters.has, (UINT64_C(1) << WG_PEER_COUNTER_EGRESS_DROPS) |
+					      (UINT64_C(1) << WG_PEER_COUNTER_STAGED_DROPS) |
+					      (UINT64_C(1) << WG_PEER_COUNTER_ROAMS));
+	cr_assert_eq(p->counters.v[WG_PEER_COUNTER_EGRESS_DROPS], 3);
+	cr_assert_eq(p->counters.v[WG_PEER_COUNTER_STAGED_DROPS], 4);
+	cr_assert_eq(p->counters.v[WG_PEER_COUNTER_ROAMS], 5);
 	p = wg_uapi_reply_cake_find_peer(&r, k4);
 	cr_assert_eq(p, &r.peers[1]);
-	cr_assert_eq(p->flags, WG_UAPI_REPLY_HAS_ROAMS);
+	cr_assert_eq(p->counters.has, UINT64_C(1) << WG_PEER_COUNTER_ROAMS);
 	cr_assert_null(wg_uapi_reply_cake_find_peer(&r, k3));
 	wg_uapi_reply_cake_free(&r);
 	cr_assert_null(r.egress.options);
@@ -427,12 +428,12 @@ Test(uapi_reply, cake_partial_and_unknown_keys)
 	cr_assert_null(r.egress.json);
 	cr_assert_eq(r.egress.stats.n, 0);
 	cr_assert_null(r.ingress.options);
-	cr_assert_not(wg_uapi_reply_has_counter(&r, WG_UAPI_REPLY_BACKPRESSURE_STALLS));
+	cr_assert_not(wg_device_counters_has(&r.counters, WG_COUNTER_BACKPRESSURE_STALLS));
 	cr_assert_not(r.has_underlay_limit || r.has_underlay_drain_rate ||
 		      r.has_underlay_limit_setting);
-	cr_assert_eq(r.has_counter, 0);
+	cr_assert_eq(r.counters.has, 0);
 	cr_assert_eq(r.n_peers, 1);
-	cr_assert_eq(r.peers[0].flags, 0);
+	cr_assert_eq(r.peers[0].counters.has, 0);
 	wg_uapi_reply_cake_free(&r);
 }
 
@@ -463,7 +464,7 @@ Test(uapi_reply, cake_underlay_limit_keys)
 		cr_assert_eq(r.underlay_drain_rate, UINT64_MAX);
 		/* The peer's counter still goes to the peer. */
 		cr_assert_eq(r.n_peers, 1);
-		cr_assert_eq(r.peers[0].flags, WG_UAPI_REPLY_HAS_ROAMS);
+		cr_assert_eq(r.peers[0].counters.has, UINT64_C(1) << WG_PEER_COUNTER_ROAMS);
 		wg_uapi_reply_cake_free(&r);
 	}
 	cake_ok("underlay_drain_rate=0\nerrno=0\n\n", &r);
@@ -538,7 +539,7 @@ Test(uapi_reply, cake_find_peer_takes_the_last_record)
 
 	cake_ok("public_key=" K2 "\nroams=1\npublic_key=" K2 "\nroams=2\nerrno=0\n\n", &r);
 	cr_assert(wg_encoding_key_from_hex(k2, K2, strlen(K2)));
-	cr_assert_eq(wg_uapi_reply_cake_find_peer(&r, k2)->roams, 2);
+	cr_assert_eq(wg_uapi_reply_cake_find_peer(&r, k2)->counters.v[WG_PEER_COUNTER_ROAMS], 2);
 	wg_uapi_reply_cake_free(&r);
 }
 
@@ -553,7 +554,7 @@ Test(uapi_reply, cake_many_peers_grow)
 	cake_ok(b.data, &r);
 	cr_assert_eq(r.n_peers, 100);
 	for (unsigned int i = 0; i < 100; i++) {
-		cr_assert_eq(r.peers[i].egress_drops, i * 7);
+		cr_assert_eq(r.peers[i].counters.v[WG_PEER_COUNTER_EGRESS_DROPS], i * 7);
 		cr_assert_eq(r.peers[i].public_key[31], (uint8_t)i);
 	}
 	wg_uapi_reply_cake_free(&r);

@@ -249,17 +249,37 @@ def parse_iperf(path):
             "cc": cc, "error": r.get("error")}
 
 
+# The daemon's counters (src/core/counters.h) that the reports use; every other one is
+# read too (uapi_ints) but not kept.
+REPORTED_COUNTERS = ("backpressure_stalls", "underlay_send_errors", "shaper_late",
+                     "shaper_late_ns", "underlay_starved")
+
+
+def uapi_ints(lines):
+    """Every key=<decimal> line of a reply, summed over repeats (a peer's counters over
+    the peers)."""
+    ints = {}
+    for line in lines:
+        k, _, v = line.rstrip("\n").partition("=")
+        if v.isdigit():
+            ints[k] = ints.get(k, 0) + int(v)
+    return ints
+
+
 def parse_cakewg_get(path):
     """Counters of interest from a `cakewg_get=1` reply (None if absent)."""
     if not path or not os.path.exists(path):
         return None
-    out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0, "peer_egress_drops": 0,
-           "backpressure_stalls": 0, "underlay_send_errors": 0, "max_network_size": 0,
-           "max_pkt_len": 0, "egress_ack_drops": 0, "shaper_late": 0, "shaper_late_ns": 0,
-           "underlay_starved": 0, "egress_bytes": 0, "egress_packets": 0, "ingress_bytes": 0,
-           "ingress_packets": 0, "egress_options": None, "ingress_options": None}
-    for line in open(path):
-        k, _, v = line.rstrip("\n").partition("=")
+    lines = open(path).read().splitlines()
+    ints = uapi_ints(lines)
+    out = {"egress_drops": 0, "egress_marks": 0, "ingress_drops": 0,
+           "peer_egress_drops": ints.get("egress_drops", 0), "max_network_size": 0,
+           "max_pkt_len": 0, "egress_ack_drops": 0, "egress_bytes": 0, "egress_packets": 0,
+           "ingress_bytes": 0, "ingress_packets": 0, "egress_options": None,
+           "ingress_options": None}
+    out.update((k, ints.get(k, 0)) for k in REPORTED_COUNTERS)
+    for line in lines:
+        k, _, v = line.partition("=")
         if k in ("cake_egress_json", "cake_ingress_json"):
             try:
                 j = json.loads(v)
@@ -280,11 +300,6 @@ def parse_cakewg_get(path):
             out["egress_options"] = v
         elif k == "cake_ingress":
             out["ingress_options"] = v
-        elif k == "egress_drops":
-            out["peer_egress_drops"] += int(v)
-        elif k in ("backpressure_stalls", "underlay_send_errors", "shaper_late",
-                   "shaper_late_ns", "underlay_starved"):
-            out[k] = int(v)
     return out
 
 
@@ -381,9 +396,8 @@ def cake_delta(before, after):
         return None
     d = {}
     for k in ("egress_drops", "egress_marks", "ingress_drops", "peer_egress_drops",
-              "backpressure_stalls", "underlay_send_errors", "egress_ack_drops",
-              "shaper_late", "shaper_late_ns", "underlay_starved", "egress_bytes",
-              "egress_packets", "ingress_bytes", "ingress_packets"):
+              "egress_ack_drops", "egress_bytes", "egress_packets", "ingress_bytes",
+              "ingress_packets") + REPORTED_COUNTERS:
         d[k] = after[k] - before[k]
     d["max_network_size"] = after["max_network_size"]
     d["max_pkt_len_before"] = before["max_pkt_len"]

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/core/counters.h"
 #include "src/core/uapi_reply.h"
 #include "tools/cakewg/show_print.h"
 
@@ -85,16 +86,26 @@ static void qdisc_json(struct wg_devconf_buf *out, const char *name,
 	wg_devconf_buf_printf(out, ",\"stats\":%s}", q->json ? q->json : "null");
 }
 
+/* ,"<json key>":<n> | null for every counter of scope that has a JSON key. */
+static void counters_json(struct wg_devconf_buf *out, enum wg_counter_scope scope, uint64_t has,
+			  const uint64_t *v)
+{
+	unsigned int n;
+	const struct wg_counter_def *defs = wg_counters_table(scope, &n);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!defs[i].json)
+			continue;
+		wg_devconf_buf_printf(out, ",");
+		maybe_u64(out, defs[i].json, has & (UINT64_C(1) << i), v[i]);
+	}
+}
+
 static void cake_peer_json(struct wg_devconf_buf *out, const struct wg_uapi_reply_cake_peer *p)
 {
 	wg_devconf_buf_printf(out, "{\"public_key\":");
 	key(out, p->public_key);
-	wg_devconf_buf_printf(out, ",");
-	maybe_u64(out, "egress_drops", p->flags & WG_UAPI_REPLY_HAS_EGRESS_DROPS, p->egress_drops);
-	wg_devconf_buf_printf(out, ",");
-	maybe_u64(out, "staged_drops", p->flags & WG_UAPI_REPLY_HAS_STAGED_DROPS, p->staged_drops);
-	wg_devconf_buf_printf(out, ",");
-	maybe_u64(out, "roams", p->flags & WG_UAPI_REPLY_HAS_ROAMS, p->roams);
+	counters_json(out, WG_COUNTER_SCOPE_PEER, p->counters.has, p->counters.v);
 	wg_devconf_buf_printf(out, "}");
 }
 
@@ -117,12 +128,7 @@ static void cake_json(struct wg_devconf_buf *out, const struct show_device *dev)
 		  cake->underlay_drain_rate);
 	wg_devconf_buf_printf(out, ",");
 	underlay_setting_json(out, cake);
-	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++) {
-		wg_devconf_buf_printf(out, ",");
-		maybe_u64(out, wg_uapi_reply_counter_names[i],
-			  wg_uapi_reply_has_counter(cake, (enum wg_uapi_reply_counter)i),
-			  cake->counters[i]);
-	}
+	counters_json(out, WG_COUNTER_SCOPE_DEVICE, cake->counters.has, cake->counters.v);
 	wg_devconf_buf_printf(out, ",\"peers\":[");
 	for (size_t i = 0; i < cake->n_peers; i++) {
 		if (i)

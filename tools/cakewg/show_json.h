@@ -9,10 +9,12 @@
  *              "rx_bytes":0,"tx_bytes":0,"persistent_keepalive":<seconds, 0: off>}],
  *    "cake":null | {"egress":null | {"options":"<tc-cake options>","stats":<tc -j object>
  *                                     | null},
- *                   "ingress":(the same),"backpressure_stalls":<n> | null, the other
- *                   counters of wg_uapi_reply_counter_names likewise,
- *                   "peers":[{"public_key":"<base64>","egress_drops":<n> | null,
- *                             "staged_drops":<n> | null,"roams":<n> | null}]}}
+ *                   "ingress":(the same),"underlay_limit":<n> | null,
+ *                   "underlay_drain_rate":<n> | null,"underlay_limit_setting":"auto" |
+ *                   "off" | "<bytes>" | null, then "<json key>":<n> | null for every
+ *                   device counter of src/core/counters.h that has a JSON key,
+ *                   "peers":[{"public_key":"<base64>", and the same for every peer
+ *                             counter with a JSON key ("egress_drops", ...)}]}}
  *
  * Peers keep the daemon's order. "cake" is null when the daemon does not speak the
  * extension.

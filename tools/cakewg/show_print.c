@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "crypto/ct.h"
+#include "src/core/counters.h"
 #include "src/core/encoding.h"
 #include "src/core/uapi_reply.h"
 
@@ -125,37 +126,88 @@ static void print_rate(const struct show_style *st, uint64_t bytes_per_sec)
 	       units[i].unit, c(st, RESET));
 }
 
-/*
- * "backpressure stalls: 27579 (12 starved, 3 regrown, 0 overflows)": how often the
- * underlay socket held its byte limit and CAKE waited; of those, how many ended with the
- * socket empty (the link may have idled: the limit got slack), how often a learnt limit
- * grew back, and how often a qdisc below refused a datagram (kept, and the limit
- * lowered). A count the daemon did not send is left out.
- */
-static void print_backpressure(const struct wg_uapi_reply_cake *cake,
-			       const struct show_style *st)
-{
-	static const struct {
-		enum wg_uapi_reply_counter i;
-		const char *word;
-	} parts[] = {
-		{WG_UAPI_REPLY_UNDERLAY_STARVED, "starved"},
-		{WG_UAPI_REPLY_UNDERLAY_REGROWN, "regrown"},
-		{WG_UAPI_REPLY_UNDERLAY_OVERFLOWS, "overflows"},
-	};
-	const char *sep = " (";
+/* One line of counters as it is printed (src/core/counters.h has the grammar). */
+struct counter_line {
+	const char *label; /* the line's */
+	bool open;	   /* its label is printed */
+	bool item;	   /* the last ITEM was printed: what follows may join it */
+	bool paren;	   /* details are open */
+};
 
-	if (!wg_uapi_reply_has_counter(cake, WG_UAPI_REPLY_BACKPRESSURE_STALLS))
+static void close_details(struct counter_line *l)
+{
+	if (l->paren)
+		printf(")");
+	l->paren = false;
+}
+
+static void end_line(struct counter_line *l)
+{
+	close_details(l);
+	if (l->open)
+		printf("\n");
+	l->open = l->item = false;
+}
+
+/* A value as its unit is read: nanoseconds in milliseconds ("41.250"). */
+static void print_value(const struct wg_counter_def *def, uint64_t v)
+{
+	if (def->unit == WG_COUNTER_UNIT_NS)
+		printf("%" PRIu64 ".%03" PRIu64, v / 1000000, v / 1000 % 1000);
+	else
+		printf("%" PRIu64, v);
+}
+
+/* One counter's text onto line l: label and separators as its role asks. */
+static void print_counter(const struct show_style *st, struct counter_line *l,
+			  const struct wg_counter_def *def, bool there, uint64_t v)
+{
+	if (def->role == WG_COUNTER_ROLE_ITEM) {
+		l->item = there && (def->section != WG_COUNTER_SECTION_PEER || v);
+		if (!l->item)
+			return;
+		close_details(l);
+		if (!l->open)
+			label(st, l->label);
+		else
+			printf(", ");
+		l->open = true;
+	} else if (!there || !l->item) {
 		return;
-	label(st, "backpressure stalls");
-	printf("%" PRIu64, cake->counters[WG_UAPI_REPLY_BACKPRESSURE_STALLS]);
-	for (size_t k = 0; k < WG_ARRAY_SIZE(parts); k++) {
-		if (!wg_uapi_reply_has_counter(cake, parts[k].i))
-			continue;
-		printf("%s%" PRIu64 " %s", sep, cake->counters[parts[k].i], parts[k].word);
-		sep = ", ";
+	} else if (def->role == WG_COUNTER_ROLE_DETAIL) {
+		printf(l->paren ? ", " : " (");
+		l->paren = true;
+	} else {
+		close_details(l);
 	}
-	printf("%s\n", sep[0] == ',' ? ")" : "");
+	printf("%s", def->before);
+	print_value(def, v);
+	printf("%s", def->after);
+}
+
+/*
+ * The lines of one section of the counter table, e.g. "backpressure stalls: 27579 (12
+ * starved, 3 regrown, 0 overflows)", "underlay: 274764 datagrams sent in 61567 trains,
+ * 313526 received (291371 coalesced)", "shaper late: 3 times, 41.250 ms forgiven". A
+ * piece whose counter the daemon did not send is left out.
+ */
+static void print_counters(const struct show_style *st, enum wg_counter_scope scope,
+			   enum wg_counter_section section, uint64_t has, const uint64_t *v)
+{
+	unsigned int n;
+	const struct wg_counter_def *defs = wg_counters_table(scope, &n);
+	struct counter_line l = {0};
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (defs[i].section != section)
+			continue;
+		if (defs[i].role == WG_COUNTER_ROLE_ITEM && defs[i].label) {
+			end_line(&l);
+			l.label = defs[i].label;
+		}
+		print_counter(st, &l, &defs[i], has & (UINT64_C(1) << i), v[i]);
+	}
+	end_line(&l);
 }
 
 /*
@@ -194,65 +246,15 @@ static void print_underlay(const struct wg_uapi_reply_cake *cake, const struct s
 	printf("%s\n", how || rate ? ")" : "");
 }
 
-/*
- * "underlay: 274764 datagrams sent in 61567 trains, 313526 received (291371 coalesced)"
- * and "tun writes: 171229 (141960 segments joined, 11975 ingress gulps)": how much the
- * offloads batch; "shaper late: 3 times, 41.250 ms forgiven": how often the egress
- * shaper found its schedule over CAKE_SHAPER_MAX_LAG_NS behind the clock. A piece
- * whose counter the daemon did not send is left out.
- */
-static void print_datapath(const struct wg_uapi_reply_cake *cake, const struct show_style *st)
-{
-	const uint64_t *n = cake->counters;
-	bool had[WG_UAPI_REPLY_COUNTERS];
-
-	for (unsigned int i = 0; i < WG_UAPI_REPLY_COUNTERS; i++)
-		had[i] = wg_uapi_reply_has_counter(cake, (enum wg_uapi_reply_counter)i);
-	if (had[WG_UAPI_REPLY_UNDERLAY_SENT] || had[WG_UAPI_REPLY_UNDERLAY_RECEIVED]) {
-		label(st, "underlay");
-		if (had[WG_UAPI_REPLY_UNDERLAY_SENT])
-			printf("%" PRIu64 " datagrams sent", n[WG_UAPI_REPLY_UNDERLAY_SENT]);
-		if (had[WG_UAPI_REPLY_UNDERLAY_SENT] && had[WG_UAPI_REPLY_UNDERLAY_TRAINS])
-			printf(" in %" PRIu64 " trains", n[WG_UAPI_REPLY_UNDERLAY_TRAINS]);
-		if (had[WG_UAPI_REPLY_UNDERLAY_RECEIVED])
-			printf("%s%" PRIu64 " received",
-			       had[WG_UAPI_REPLY_UNDERLAY_SENT] ? ", " : "",
-			       n[WG_UAPI_REPLY_UNDERLAY_RECEIVED]);
-		if (had[WG_UAPI_REPLY_UNDERLAY_RECEIVED] && had[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS])
-			printf(" (%" PRIu64 " coalesced)", n[WG_UAPI_REPLY_UNDERLAY_RX_TRAINS]);
-		printf("\n");
-	}
-	if (had[WG_UAPI_REPLY_TUN_WRITES]) {
-		bool joined = had[WG_UAPI_REPLY_TUN_GRO_COALESCED];
-		bool gulps = had[WG_UAPI_REPLY_INGRESS_GULPS];
-
-		label(st, "tun writes");
-		printf("%" PRIu64, n[WG_UAPI_REPLY_TUN_WRITES]);
-		if (joined)
-			printf(" (%" PRIu64 " segments joined", n[WG_UAPI_REPLY_TUN_GRO_COALESCED]);
-		if (gulps)
-			printf("%s%" PRIu64 " ingress gulps", joined ? ", " : " (",
-			       n[WG_UAPI_REPLY_INGRESS_GULPS]);
-		printf("%s\n", joined || gulps ? ")" : "");
-	}
-	if (had[WG_UAPI_REPLY_SHAPER_LATE]) {
-		label(st, "shaper late");
-		printf("%" PRIu64 " times", n[WG_UAPI_REPLY_SHAPER_LATE]);
-		if (had[WG_UAPI_REPLY_SHAPER_LATE_NS])
-			printf(", %" PRIu64 ".%03" PRIu64 " ms forgiven",
-			       n[WG_UAPI_REPLY_SHAPER_LATE_NS] / 1000000,
-			       n[WG_UAPI_REPLY_SHAPER_LATE_NS] / 1000 % 1000);
-		printf("\n");
-	}
-}
-
 static void print_cake(const struct show_device *dev, const struct show_style *st)
 {
+	const struct wg_device_counters *c = &dev->cake.counters;
+
 	if (!dev->has_cake)
 		return;
-	print_backpressure(&dev->cake, st);
+	print_counters(st, WG_COUNTER_SCOPE_DEVICE, WG_COUNTER_SECTION_BACKPRESSURE, c->has, c->v);
 	print_underlay(&dev->cake, st);
-	print_datapath(&dev->cake, st);
+	print_counters(st, WG_COUNTER_SCOPE_DEVICE, WG_COUNTER_SECTION_DATAPATH, c->has, c->v);
 	print_qdisc(st, "egress", &dev->cake.egress);
 	print_qdisc(st, "ingress", &dev->cake.ingress);
 }
@@ -297,27 +299,14 @@ static void print_allowedips(const struct wg_devconf_peer *peer, const struct sh
 		       i + 1 < peer->n_allowedips ? ", " : "\n");
 }
 
-static void print_counter(const struct show_style *st, const char *name, uint32_t flags,
-			  uint32_t flag, uint64_t v)
-{
-	if (!(flags & flag) || !v)
-		return;
-	label(st, name);
-	printf("%" PRIu64 "\n", v);
-}
-
 static void print_peer_cake(const struct show_device *dev, const struct wg_devconf_peer *peer,
 			    const struct show_style *st)
 {
 	const struct wg_uapi_reply_cake_peer *cp = show_device_cake_peer(dev, peer);
 
-	if (!cp)
-		return;
-	print_counter(st, "egress drops", cp->flags, WG_UAPI_REPLY_HAS_EGRESS_DROPS,
-		      cp->egress_drops);
-	print_counter(st, "staged drops", cp->flags, WG_UAPI_REPLY_HAS_STAGED_DROPS,
-		      cp->staged_drops);
-	print_counter(st, "roams", cp->flags, WG_UAPI_REPLY_HAS_ROAMS, cp->roams);
+	if (cp)
+		print_counters(st, WG_COUNTER_SCOPE_PEER, WG_COUNTER_SECTION_PEER, cp->counters.has,
+			       cp->counters.v);
 }
 
 static void print_peer(const struct show_device *dev, const struct wg_devconf_peer *peer,
