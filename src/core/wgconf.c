@@ -174,22 +174,16 @@ static int run_key(struct wg_wgconf *ctx, const struct wg_conf_key *k, const str
 
 static int key_line(struct wg_wgconf *ctx, const struct line *l)
 {
-	const struct wg_conf_key *k = NULL;
+	const struct wg_conf_key *k;
 
 	if (l->eq == l->slen)
 		return fail(ctx, -EINVAL, "Line unrecognized: `%s'",
 			    quote(ctx, l->stripped, l->slen));
-	switch (ctx->section) {
-	case WG_WGCONF_SECTION_NONE:
+	if (ctx->section == WG_WGCONF_SECTION_NONE)
 		return fail(ctx, -EINVAL, "Key outside of an [Interface] or [Peer] section: `%s'",
 			    quote(ctx, l->stripped, l->eq));
-	case WG_WGCONF_SECTION_INTERFACE:
-		k = find_key(ctx, WG_CONF_INTERFACE, l);
-		break;
-	case WG_WGCONF_SECTION_PEER:
-		k = find_key(ctx, WG_CONF_PEER, l);
-		break;
-	}
+	k = find_key(ctx, ctx->section == WG_WGCONF_SECTION_PEER ? WG_CONF_PEER : WG_CONF_INTERFACE,
+		     l);
 	if (!k)
 		return fail(ctx, -EINVAL, "Unknown key in [%s] section: `%s'",
 			    ctx->section == WG_WGCONF_SECTION_PEER ? "Peer" : "Interface",

@@ -399,38 +399,35 @@ fail:
 	return 0;
 }
 
+/* WG_CONF_ARG_WORD: the next word as it is. */
+static bool take_word(struct set_ctx *s, const struct wg_conf_key *k, const char *value)
+{
+	return apply(s, k, value, strlen(value), NULL);
+}
+
+typedef bool (*take_fn)(struct set_ctx *s, const struct wg_conf_key *k, const char *value);
+
+/* What each arg_form that takes one word does with it. */
+static const take_fn takers[] = {
+	[WG_CONF_ARG_WORD] = take_word,
+	[WG_CONF_ARG_KEY_FILE] = take_key_file, /* reads the file */
+	[WG_CONF_ARG_SERVICE] = take_service,	/* getaddrinfo */
+	[WG_CONF_ARG_HOST] = take_host,		/* getaddrinfo, with wg's retries */
+	[WG_CONF_ARG_LIST] = take_list,
+};
+
 /* A word and what its arg_form takes. Returns the number of arguments used, 0 on error. */
 static int take(struct set_ctx *s, const struct wg_conf_key *k, int argc, char *argv[])
 {
-	const char *value = argc >= 2 ? argv[1] : NULL;
-	bool ok;
-
 	if (k->arg_form == WG_CONF_ARG_FLAG)
 		return apply(s, k, "", 0, NULL) ? 1 : 0;
 	if (k->arg_form == WG_CONF_ARG_WORDS)
 		return take_words(s, k, argc, argv);
-	if (!value) {
+	if (argc < 2) {
 		fprintf(stderr, "Invalid argument: %s\n", argv[0]);
 		return 0;
 	}
-	switch (k->arg_form) {
-	case WG_CONF_ARG_KEY_FILE:
-		ok = take_key_file(s, k, value);
-		break;
-	case WG_CONF_ARG_SERVICE:
-		ok = take_service(s, k, value);
-		break;
-	case WG_CONF_ARG_HOST:
-		ok = take_host(s, k, value);
-		break;
-	case WG_CONF_ARG_LIST:
-		ok = take_list(s, k, value);
-		break;
-	default:
-		ok = apply(s, k, value, strlen(value), NULL);
-		break;
-	}
-	return ok ? 2 : 0;
+	return takers[k->arg_form](s, k, argv[1]) ? 2 : 0;
 }
 
 static bool parse_args(struct set_ctx *s, int argc, char *argv[])
