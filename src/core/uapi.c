@@ -58,8 +58,10 @@ static int set_key(struct wg_uapi_set *s, const struct wg_conf_key *k, const cha
 		return 0;
 	if (r.err == WG_CONF_E_NOMEM)
 		return set_fail(s, -ENOMEM, "out of memory");
-	wg_conf_key_message(k, WG_CONF_SET, r.err, &r, printable(shown, r.at, r.at_len), msg,
-			    sizeof(msg));
+	/* a secret is never copied, not even to quote it */
+	wg_conf_key_message(k, WG_CONF_SET, r.err, &r,
+			    k->flags & WG_CONF_KEY_SECRET ? "" : printable(shown, r.at, r.at_len),
+			    msg, sizeof(msg));
 	return set_fail(s, -EINVAL, msg);
 }
 

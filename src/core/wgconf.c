@@ -167,7 +167,9 @@ static int run_key(struct wg_wgconf *ctx, const struct wg_conf_key *k, const str
 		return 0;
 	if (r.err == WG_CONF_E_NOMEM)
 		return nomem(ctx);
-	wg_conf_key_message(k, WG_CONF_FILE, r.err, &r, quote(ctx, r.at, r.at_len), msg,
+	/* a secret is never copied, not even to quote it */
+	wg_conf_key_message(k, WG_CONF_FILE, r.err, &r,
+			    k->flags & WG_CONF_KEY_SECRET ? "" : quote(ctx, r.at, r.at_len), msg,
 			    sizeof(msg));
 	return fail(ctx, -EINVAL, "%s", msg);
 }
