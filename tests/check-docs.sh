@@ -5,10 +5,10 @@
 #
 #  - README starts with the two commands, and .ci/run calls the test one;
 #  - every subcommand of tools/cakewg/main.c is in cakewg(8)'s SYNOPSIS and COMMANDS;
-#  - every key of src/core/wgconf.c is described in cakewg.conf(5);
+#  - every file key of src/core/conf_keys.c is described in cakewg.conf(5);
 #  - every tc-cake word of qdisc/cake_parse.c is in cakewg(8)'s CAKE OPTIONS;
 #  - every variable the code getenv()s is in cakewg(8)'s ENVIRONMENT (and the README);
-#  - the UAPI extension keys of src/core/uapi.c are in the README and architecture.md;
+#  - the UAPI extension keys of src/core/conf_keys.c are in the README and architecture.md;
 #  - architecture.md's module map names every source file and every tools/ entry;
 #  - every repository path in `backticks` or a link in the markdown files exists, and so
 #    does every one the man pages name; relative links resolve from the linking file;
@@ -81,9 +81,13 @@ grep -q -- '-foreground' <<<"$synopsis" || bad "cakewg.8 SYNOPSIS lacks the wire
 
 # --- configuration keys ---
 man5=$(cat doc/cakewg.conf.5)
-keys=$(awk '/^static const struct key_handler [a-z_]*\[\] = \{/{on=1; next} on && /^\};/{on=0}
-	on' src/core/wgconf.c | sed -n 's/^\s*{"\([A-Za-z]*\)", VALUE_.*/\1/p')
-[ -n "$keys" ] || bad "found no key table in src/core/wgconf.c"
+# key_rows: the rows of the key table, one line each
+key_rows=$(awk '/^const struct wg_conf_key wg_conf_keys\[\] = \{/{on=1; next} on && /^\};/{on=0}
+	on && /^\t\{\./ && row != "" { print row; row = "" }
+	on { row = row $0 }
+	END { if (row != "") print row }' src/core/conf_keys.c)
+keys=$(sed -n 's/^\s*{\.file = "\([A-Za-z]*\)",.*/\1/p' <<<"$key_rows")
+[ -n "$keys" ] || bad "found no key table in src/core/conf_keys.c"
 for k in $keys; do
 	[[ $man5 == *"$nl.BI \"$k = \""* ]] || bad "cakewg.conf.5 does not describe $k"
 done
@@ -112,10 +116,10 @@ xplatform=" private_key listen_port fwmark replace_peers public_key update_only 
 	preshared_key endpoint persistent_keepalive_interval replace_allowed_ips allowed_ip
 	protocol_version "
 ext_keys=()
-for k in $(sed -n 's/^\s*{"\([a-z_]*\)", parse_[a-z_]*},/\1/p' src/core/uapi.c); do
+for k in $(grep -E '\.in = [^,]*WG_CONF_SET' <<<"$key_rows" | sed -n 's/.*\.uapi = "\([a-z_]*\)".*/\1/p'); do
 	[[ $xplatform == *[[:space:]]"$k"[[:space:]]* ]] || ext_keys+=("$k")
 done
-[ ${#ext_keys[@]} -ge 3 ] || bad "found only ${#ext_keys[@]} UAPI extension keys in src/core/uapi.c"
+[ ${#ext_keys[@]} -ge 3 ] || bad "found only ${#ext_keys[@]} UAPI extension keys in src/core/conf_keys.c"
 for k in "${ext_keys[@]}" cakewg_get=1; do
 	[[ $readme == *"$k"* ]] || bad "README.md does not mention the UAPI key $k"
 	[[ $arch == *"$k"* ]] || bad "doc/architecture.md does not mention the UAPI key $k"

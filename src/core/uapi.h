@@ -11,6 +11,9 @@
  *    is applied: a malformed request yields an error and no configuration at all;
  *  - the `get=1` serializer, printing a devconf snapshot in wireguard-go's key order.
  *
+ * Both walk the key table (src/core/conf_keys.h): it names the keys, parses their values
+ * (hex keys, decimal numbers, literal endpoints on this surface) and prints them.
+ *
  * Errors are negative errno values, as wireguard-go writes them in `errno=N`: -EPROTO
  * for a line without '=', -EINVAL for an unknown key or a bad value, -ENOMEM, and
  * -EMSGSIZE for a line or request over the limits. (Binding errors, -EADDRINUSE, come
@@ -65,13 +68,6 @@ int wg_uapi_get_write(const struct wg_devconf *snap, struct wg_devconf_buf *out)
 
 /* Appends "errno=N\n\n" (N as given: negative, as wireguard-go). Returns 0 or -ENOMEM. */
 int wg_uapi_errno_write(struct wg_devconf_buf *out, int err);
-
-/*
- * Appends "name=<key as lowercase hex>\n", the form a key takes in both directions of the
- * protocol (uapi_set_write.c writes requests with it). The text holds the key.
- */
-void wg_uapi_key_write(struct wg_devconf_buf *out, const char *name,
-		       const uint8_t key[static WG_ENCODING_KEY_LEN]);
 
 enum wg_uapi_event {
 	WG_UAPI_NEED_MORE, /* all input used, no request complete yet */

@@ -13,17 +13,11 @@
 #include <strings.h>
 
 #include "crypto/ct.h"
+#include "src/core/conf_keys.h"
 #include "src/core/encoding.h"
 #include "src/core/ipaddr.h"
 
 #define COMMENT_CHAR '#'
-
-/* How a key's value is cut from the line. */
-enum value_kind {
-	VALUE_STRIPPED, /* wg(8): every whitespace character removed, must not be empty */
-	VALUE_TRIMMED,	/* wg-quick: comment removed, trimmed at both ends */
-	VALUE_RAW,	/* wg-quick hooks: the raw rest of the line, comment kept, trimmed */
-};
 
 /* One line, cut up once. */
 struct line {
@@ -36,25 +30,13 @@ struct line {
 	size_t raw_eq; /* index of '=' in raw, or clen */
 };
 
-struct key_handler {
-	const char *name;
-	enum value_kind kind;
-	int (*parse)(struct wg_wgconf *ctx, const char *v, size_t n);
-};
-
-/* wireguard-tools' char_is_space: \t \n \v \f \r and space. */
-static bool is_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 static void trim(const char **s, size_t *n)
 {
-	while (*n && is_space(**s)) {
+	while (*n && wg_conf_is_space(**s)) {
 		(*s)++;
 		(*n)--;
 	}
-	while (*n && is_space((*s)[*n - 1]))
+	while (*n && wg_conf_is_space((*s)[*n - 1]))
 		(*n)--;
 }
 
@@ -122,422 +104,93 @@ __attribute__((format(printf, 2, 3))) static void warn(struct wg_wgconf *ctx, co
 	va_end(ap);
 }
 
-static int parse_secret(struct wg_wgconf *ctx, uint8_t key[static WG_ENCODING_KEY_LEN],
-			const char *v, size_t n)
-{
-	if (!wg_encoding_key_from_base64(key, v, n))
-		return fail(
-			ctx, -EINVAL,
-			"Key is not the correct length or format: `<%zu characters, not shown>'",
-			n);
-	return 0;
-}
-
-static int parse_private_key(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	int ret = parse_secret(ctx, ctx->conf->private_key, v, n);
-
-	if (!ret)
-		ctx->conf->flags |= WG_DEVCONF_HAS_PRIVATE_KEY;
-	return ret;
-}
-
-static int parse_listen_port(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	if (!wg_ipaddr_port_parse(&ctx->conf->listen_port, v, n))
-		return fail(ctx, -EINVAL, "ListenPort is not a number in 0-65535: `%s'",
-			    quote(ctx, v, n));
-	ctx->conf->flags |= WG_DEVCONF_HAS_LISTEN_PORT;
-	return 0;
-}
-
-static int parse_fwmark(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	if (!wg_devconf_parse_fwmark(&ctx->conf->fwmark, v, n))
-		return fail(ctx, -EINVAL, "Fwmark is neither 0/off nor 0-0xffffffff: `%s'",
-			    quote(ctx, v, n));
-	ctx->conf->flags |= WG_DEVCONF_HAS_FWMARK;
-	return 0;
-}
-
-static int parse_public_key(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	if (!wg_encoding_key_from_base64(ctx->peer->public_key, v, n))
-		return fail(ctx, -EINVAL, "Key is not the correct length or format: `%s'",
-			    quote(ctx, v, n));
-	ctx->peer->flags |= WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
-	return 0;
-}
-
-static int parse_preshared_key(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	int ret = parse_secret(ctx, ctx->peer->preshared_key, v, n);
-
-	if (!ret)
-		ctx->peer->flags |= WG_DEVCONF_PEER_HAS_PRESHARED_KEY;
-	return ret;
-}
-
-static int parse_keepalive(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	if (!wg_devconf_parse_keepalive(&ctx->peer->persistent_keepalive_secs, v, n))
-		return fail(ctx, -EINVAL,
-			    "Persistent keepalive interval is neither 0/off nor 1-65535: `%s'",
-			    quote(ctx, v, n));
-	ctx->peer->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
-	return 0;
-}
-
-static int parse_endpoint(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	struct wg_devconf_peer *peer = ctx->peer;
-	const char *host, *port;
-	size_t hl, pl;
-
-	switch (wg_ipaddr_endpoint_split(v, n, &host, &hl, &port, &pl)) {
-	case WG_IPADDR_ENDPOINT_SPLIT_NO_BRACE:
-		return fail(ctx, -EINVAL, "Unable to find matching brace of endpoint: `%s'",
-			    quote(ctx, v, n));
-	case WG_IPADDR_ENDPOINT_SPLIT_NO_PORT:
-		return fail(ctx, -EINVAL, "Unable to find port of endpoint: `%s'",
-			    quote(ctx, v, n));
-	case WG_IPADDR_ENDPOINT_SPLIT_OK:
-		break;
-	}
-	if (!wg_ipaddr_port_parse(&peer->endpoint_port, port, pl))
-		return fail(ctx, -EINVAL, "Endpoint port is not a number in 0-65535: `%s'",
-			    quote(ctx, v, n));
-	memset(peer->endpoint_host, 0, sizeof(peer->endpoint_host));
-	peer->flags &= ~(WG_DEVCONF_PEER_HAS_ENDPOINT | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
-	if (wg_ipaddr_endpoint_from_host(&peer->endpoint, host, hl, peer->endpoint_port)) {
-		peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT;
-		return 0;
-	}
-	if (!wg_ipaddr_is_host_name(host, hl) && !wg_ipaddr_is_zoned_v6_name(host, hl))
-		return fail(ctx, -EINVAL,
-			    "Endpoint host is neither an IP address nor a host name: `%s'",
-			    quote(ctx, v, n));
-	memcpy(peer->endpoint_host, host, hl);
-	peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
-	return 0;
-}
-
-static int parse_allowedip(struct wg_wgconf *ctx, const char *e, size_t n)
-{
-	struct wg_devconf_peer *peer = ctx->peer;
-	struct wg_ipaddr_prefix pfx;
-	uint32_t flags = 0;
-	const char *slash;
-
-	/* A '+' or '-' makes the whole line incremental, as in wireguard-tools. */
-	if (n && (e[0] == '+' || e[0] == '-')) {
-		if (e[0] == '-')
-			flags |= WG_DEVCONF_AIP_REMOVE_ME;
-		peer->flags &= ~WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
-		e++;
-		n--;
-	}
-	switch (wg_ipaddr_prefix_parse(&pfx, e, n, WG_IPADDR_PREFIX_CIDR_OPTIONAL)) {
-	case WG_IPADDR_PREFIX_BAD_ADDR:
-		slash = n ? memchr(e, '/', n) : NULL;
-		return fail(ctx, -EINVAL, "Unable to parse IP address: `%s'",
-			    quote(ctx, e, slash ? (size_t)(slash - e) : n));
-	case WG_IPADDR_PREFIX_BAD_CIDR:
-		return fail(ctx, -EINVAL, "AllowedIP is not in the correct format: `%s'",
-			    quote(ctx, e, n));
-	case WG_IPADDR_PREFIX_OK:
-		break;
-	}
-	if (wg_ipaddr_prefix_has_host_bits(&pfx))
-		warn(ctx, "AllowedIP has nonzero host part: `%s'", quote(ctx, e, n));
-	if (wg_devconf_peer_add_allowedip(peer, &pfx, flags))
-		return nomem(ctx);
-	return 0;
-}
-
-static int parse_allowedips(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	const char *end = v + n;
-
-	ctx->peer->flags |= WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
-	for (;;) {
-		const char *comma = memchr(v, ',', (size_t)(end - v));
-		const char *stop = comma ? comma : end;
-		int ret = parse_allowedip(ctx, v, (size_t)(stop - v));
-
-		if (ret || !comma)
-			return ret;
-		v = comma + 1;
-	}
-}
-
-/* Calls fn for each word of a wg-quick list (split at commas and whitespace). */
-static int for_each_word(struct wg_wgconf *ctx, const char *v, size_t n,
-			 int (*fn)(struct wg_wgconf *ctx, const char *w, size_t wn))
-{
-	size_t i = 0;
-
-	while (i < n) {
-		size_t start;
-		int ret;
-
-		while (i < n && (v[i] == ',' || is_space(v[i])))
-			i++;
-		start = i;
-		while (i < n && v[i] != ',' && !is_space(v[i]))
-			i++;
-		if (i == start)
-			break;
-		ret = fn(ctx, v + start, i - start);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int add_address(struct wg_wgconf *ctx, const char *w, size_t n)
-{
-	struct wg_ipaddr_prefix pfx;
-	const char *slash = memchr(w, '/', n);
-
-	switch (wg_ipaddr_prefix_parse(&pfx, w, n, WG_IPADDR_PREFIX_CIDR_OPTIONAL)) {
-	case WG_IPADDR_PREFIX_BAD_ADDR:
-		return fail(ctx, -EINVAL, "Unable to parse IP address: `%s'",
-			    quote(ctx, w, slash ? (size_t)(slash - w) : n));
-	case WG_IPADDR_PREFIX_BAD_CIDR:
-		return fail(ctx, -EINVAL, "Address is not in the correct format: `%s'",
-			    quote(ctx, w, n));
-	case WG_IPADDR_PREFIX_OK:
-		break;
-	}
-	return wg_devconf_add_address(ctx->conf, &pfx) ? nomem(ctx) : 0;
-}
-
-static int parse_address(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return for_each_word(ctx, v, n, add_address);
-}
-
-static int add_dns(struct wg_wgconf *ctx, const char *w, size_t n)
-{
-	bool addr_like = memchr(w, ':', n) != NULL;
-	struct wg_ipaddr ip;
-
-	/* wg-quick's test: ^[0-9.]+$ or anything with a ':' is a server. */
-	if (!addr_like) {
-		addr_like = true;
-		for (size_t i = 0; i < n; i++)
-			addr_like &= (w[i] >= '0' && w[i] <= '9') || w[i] == '.';
-	}
-	if (addr_like) {
-		if (!wg_ipaddr_parse(&ip, w, n))
-			return fail(ctx, -EINVAL, "Unable to parse DNS server address: `%s'",
-				    quote(ctx, w, n));
-		return wg_devconf_add_dns(ctx->conf, &ip) ? nomem(ctx) : 0;
-	}
-	if (!wg_ipaddr_is_host_name(w, n))
-		return fail(ctx, -EINVAL, "DNS search domain is not a valid name: `%s'",
-			    quote(ctx, w, n));
-	return wg_devconf_strlist_add(&ctx->conf->dns_search, w, n) ? nomem(ctx) : 0;
-}
-
-static int parse_dns(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return for_each_word(ctx, v, n, add_dns);
-}
-
-static int parse_mtu(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	uint64_t mtu = 0;
-
-	if (n && (!wg_encoding_parse_uint(&mtu, v, n, 10, WG_DEVCONF_MTU_MAX_BYTES) ||
-		  mtu < WG_DEVCONF_MTU_MIN_BYTES))
-		return fail(ctx, -EINVAL, "MTU is neither empty nor %u-%u: `%s'",
-			    WG_DEVCONF_MTU_MIN_BYTES, WG_DEVCONF_MTU_MAX_BYTES, quote(ctx, v, n));
-	ctx->conf->mtu = (uint32_t)mtu;
-	return 0;
-}
-
-static int parse_table(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	struct wg_devconf *conf = ctx->conf;
-	uint64_t id;
-
-	conf->table_id = 0;
-	if (!n) {
-		conf->table_mode = WG_DEVCONF_TABLE_UNSET;
-		return 0;
-	}
-	if (same_word("auto", v, n)) {
-		conf->table_mode = WG_DEVCONF_TABLE_AUTO;
-		return 0;
-	}
-	if (same_word("off", v, n)) {
-		conf->table_mode = WG_DEVCONF_TABLE_OFF;
-		return 0;
-	}
-	conf->table_mode = WG_DEVCONF_TABLE_ID;
-	if (wg_devconf_table_from_name(&conf->table_id, v, n))
-		return 0;
-	if (!wg_encoding_parse_uint(&id, v, n, 10, UINT32_MAX) || !id)
-		return fail(
-			ctx, -EINVAL,
-			"Table is neither auto, off, main, local, default nor 1-4294967295: `%s'",
-			quote(ctx, v, n));
-	conf->table_id = (uint32_t)id;
-	return 0;
-}
-
-static int parse_save_config(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	if (same_word("true", v, n))
-		ctx->conf->save_config = true;
-	else if (same_word("false", v, n))
-		ctx->conf->save_config = false;
-	else
-		return fail(ctx, -EINVAL, "`%s' is neither true nor false", quote(ctx, v, n));
-	return 0;
-}
-
-static int add_hook(struct wg_wgconf *ctx, struct wg_devconf_strlist *list, const char *v, size_t n)
-{
-	/* An empty hook does nothing in wg-quick: do not keep it. */
-	if (!n)
-		return 0;
-	return wg_devconf_strlist_add(list, v, n) ? nomem(ctx) : 0;
-}
-
-static int parse_pre_up(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return add_hook(ctx, &ctx->conf->pre_up, v, n);
-}
-
-static int parse_post_up(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return add_hook(ctx, &ctx->conf->post_up, v, n);
-}
-
-static int parse_pre_down(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return add_hook(ctx, &ctx->conf->pre_down, v, n);
-}
-
-static int parse_post_down(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return add_hook(ctx, &ctx->conf->post_down, v, n);
-}
-
-static int parse_cake(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return wg_devconf_set_string(&ctx->conf->cake, v, n) ? nomem(ctx) : 0;
-}
-
-static int parse_cake_ingress(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	return wg_devconf_set_string(&ctx->conf->cake_ingress, v, n) ? nomem(ctx) : 0;
-}
-
-static int parse_underlay_limit(struct wg_wgconf *ctx, const char *v, size_t n)
-{
-	if (wg_devconf_parse_underlay_limit(&ctx->conf->underlay_limit, v, n))
-		return fail(ctx, -EINVAL,
-			    "UnderlayLimit is neither auto, off nor %u-%u bytes: `%s'",
-			    WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES,
-			    WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES, quote(ctx, v, n));
-	ctx->conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
-	return 0;
-}
-
-static const struct key_handler interface_keys[] = {
-	{"PrivateKey", VALUE_STRIPPED, parse_private_key},
-	{"ListenPort", VALUE_STRIPPED, parse_listen_port},
-	{"FwMark", VALUE_STRIPPED, parse_fwmark},
+/* How a key's value is cut from the line. */
+enum value_kind {
+	VALUE_STRIPPED, /* wg(8): every whitespace character removed, must not be empty */
+	VALUE_TRIMMED,	/* wg-quick: comment removed, trimmed at both ends */
+	VALUE_RAW,	/* wg-quick hooks: the raw rest of the line, comment kept, trimmed */
 };
 
-static const struct key_handler quick_keys[] = {
-	{"Address", VALUE_TRIMMED, parse_address},
-	{"DNS", VALUE_TRIMMED, parse_dns},
-	{"MTU", VALUE_TRIMMED, parse_mtu},
-	{"Table", VALUE_TRIMMED, parse_table},
-	{"SaveConfig", VALUE_TRIMMED, parse_save_config},
-	{"PreUp", VALUE_RAW, parse_pre_up},
-	{"PostUp", VALUE_RAW, parse_post_up},
-	{"PreDown", VALUE_RAW, parse_pre_down},
-	{"PostDown", VALUE_RAW, parse_post_down},
-	{"Cake", VALUE_TRIMMED, parse_cake},
-	{"CakeIngress", VALUE_TRIMMED, parse_cake_ingress},
-	{"UnderlayLimit", VALUE_TRIMMED, parse_underlay_limit},
-};
+static enum value_kind kind_of(const struct wg_conf_key *k)
+{
+	if (k->flags & WG_CONF_KEY_RAW)
+		return VALUE_RAW;
+	return k->flags & WG_CONF_KEY_QUICK ? VALUE_TRIMMED : VALUE_STRIPPED;
+}
 
-static const struct key_handler peer_keys[] = {
-	{"PublicKey", VALUE_STRIPPED, parse_public_key},
-	{"PresharedKey", VALUE_STRIPPED, parse_preshared_key},
-	{"AllowedIPs", VALUE_STRIPPED, parse_allowedips},
-	{"Endpoint", VALUE_STRIPPED, parse_endpoint},
-	{"PersistentKeepalive", VALUE_STRIPPED, parse_keepalive},
-};
-
-/* The handler for the line's key among n, or NULL. */
-static const struct key_handler *find_key(const struct key_handler *keys, size_t n,
+/* The table's key for the line, or NULL: wg(8) keys are named with spaces removed. */
+static const struct wg_conf_key *find_key(const struct wg_wgconf *ctx, enum wg_conf_section sec,
 					  const struct line *l)
 {
+	unsigned int skip = ctx->flags & WG_WGCONF_WG_ONLY ? WG_CONF_KEY_QUICK : 0;
+	const struct wg_conf_key *k;
 	const char *tk = l->raw;
 	size_t tn = l->raw_eq;
 
 	trim(&tk, &tn);
-	for (size_t i = 0; i < n; i++) {
-		bool stripped = keys[i].kind == VALUE_STRIPPED;
-
-		if (same_word(keys[i].name, stripped ? l->stripped : tk, stripped ? l->eq : tn))
-			return &keys[i];
-	}
-	return NULL;
+	k = wg_conf_key_find(WG_CONF_FILE, sec, l->stripped, l->eq, skip);
+	if (k && kind_of(k) == VALUE_STRIPPED)
+		return k;
+	k = wg_conf_key_find(WG_CONF_FILE, sec, tk, tn, skip);
+	return k && kind_of(k) != VALUE_STRIPPED ? k : NULL;
 }
 
-static int run_handler(struct wg_wgconf *ctx, const struct key_handler *h, const struct line *l)
+static void warn_cb(void *arg, const struct wg_conf_key *k, int code, const char *at, size_t len)
 {
+	struct wg_wgconf *ctx = arg;
+	struct wg_conf_result r = {.at = at, .at_len = len};
+	char msg[WG_CONF_MSG_SIZE];
+
+	wg_conf_key_message(k, WG_CONF_FILE, code, &r, quote(ctx, at, len), msg, sizeof(msg));
+	warn(ctx, "%s", msg);
+}
+
+static int run_key(struct wg_wgconf *ctx, const struct wg_conf_key *k, const struct line *l)
+{
+	struct wg_conf_target t = {ctx->conf, ctx->peer};
+	struct wg_conf_result r = {.warn = warn_cb, .warn_arg = ctx};
+	char msg[WG_CONF_MSG_SIZE];
 	const char *v;
 	size_t n;
 
-	if (h->kind == VALUE_STRIPPED) {
+	if (kind_of(k) == VALUE_STRIPPED) {
 		v = l->stripped + l->eq + 1;
 		n = l->slen - l->eq - 1;
 		if (!n)
-			return fail(ctx, -EINVAL, "Key has no value: `%s'", h->name);
-		return h->parse(ctx, v, n);
+			return fail(ctx, -EINVAL, "Key has no value: `%s'", k->file);
+	} else {
+		v = l->raw + l->raw_eq + 1;
+		n = (kind_of(k) == VALUE_RAW ? l->len : l->clen) - l->raw_eq - 1;
+		trim(&v, &n);
 	}
-	v = l->raw + l->raw_eq + 1;
-	n = (h->kind == VALUE_RAW ? l->len : l->clen) - l->raw_eq - 1;
-	trim(&v, &n);
-	return h->parse(ctx, v, n);
+	if (!wg_conf_key_parse(k, &t, WG_CONF_FILE, v, n, &r))
+		return 0;
+	if (r.err == WG_CONF_E_NOMEM)
+		return nomem(ctx);
+	/* a secret is never copied, not even to quote it */
+	wg_conf_key_message(k, WG_CONF_FILE, r.err, &r,
+			    k->flags & WG_CONF_KEY_SECRET ? "" : quote(ctx, r.at, r.at_len), msg,
+			    sizeof(msg));
+	return fail(ctx, -EINVAL, "%s", msg);
 }
 
 static int key_line(struct wg_wgconf *ctx, const struct line *l)
 {
-	const struct key_handler *h = NULL;
+	const struct wg_conf_key *k;
 
 	if (l->eq == l->slen)
 		return fail(ctx, -EINVAL, "Line unrecognized: `%s'",
 			    quote(ctx, l->stripped, l->slen));
-	switch (ctx->section) {
-	case WG_WGCONF_SECTION_NONE:
+	if (ctx->section == WG_WGCONF_SECTION_NONE)
 		return fail(ctx, -EINVAL, "Key outside of an [Interface] or [Peer] section: `%s'",
 			    quote(ctx, l->stripped, l->eq));
-	case WG_WGCONF_SECTION_INTERFACE:
-		if (!(ctx->flags & WG_WGCONF_WG_ONLY))
-			h = find_key(quick_keys, WG_ARRAY_SIZE(quick_keys), l);
-		if (!h)
-			h = find_key(interface_keys, WG_ARRAY_SIZE(interface_keys), l);
-		break;
-	case WG_WGCONF_SECTION_PEER:
-		h = find_key(peer_keys, WG_ARRAY_SIZE(peer_keys), l);
-		break;
-	}
-	if (!h)
+	k = find_key(ctx, ctx->section == WG_WGCONF_SECTION_PEER ? WG_CONF_PEER : WG_CONF_INTERFACE,
+		     l);
+	if (!k)
 		return fail(ctx, -EINVAL, "Unknown key in [%s] section: `%s'",
 			    ctx->section == WG_WGCONF_SECTION_PEER ? "Peer" : "Interface",
 			    quote(ctx, l->stripped, l->eq));
-	return run_handler(ctx, h, l);
+	return run_key(ctx, k, l);
 }
 
 static int section_line(struct wg_wgconf *ctx, const struct line *l)
@@ -575,7 +228,7 @@ static int cut_line(struct line *l, const char *raw, size_t len)
 		return -ENOMEM;
 	l->eq = SIZE_MAX;
 	for (size_t i = 0; i < l->clen; i++) {
-		if (is_space(raw[i]))
+		if (wg_conf_is_space(raw[i]))
 			continue;
 		if (raw[i] == '=' && l->eq == SIZE_MAX)
 			l->eq = l->slen;

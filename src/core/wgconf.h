@@ -28,6 +28,10 @@
  *  - An Endpoint host that is not a literal address is kept as a name
  *    (WG_DEVCONF_PEER_HAS_ENDPOINT_HOST) for the edge to resolve.
  *
+ * The keys, how each value is read and written, and the messages come from the key
+ * table (src/core/conf_keys.h); this parser cuts lines, tracks sections and checks what
+ * spans lines.
+ *
  * Errors are one line, "FILE:LINE: message", quoting the offending text as `...'
  * (wireguard-tools wording where it has one). Values of PrivateKey and PresharedKey are
  * never quoted. After an error the context holds nothing: the partial configuration is

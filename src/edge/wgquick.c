@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "crypto/ct.h"
-#include "qdisc/cake_parse.h"
+#include "src/core/conf_keys.h"
 #include "src/core/wgconf.h"
 #include "src/edge/wgquick_priv.h"
 
@@ -183,13 +183,11 @@ static int read_file(struct wg_quick *q, struct wg_devconf_buf *text)
 /* The tc-cake strings are checked before anything is done, so they fail like a typo. */
 static int check_cake(struct wg_quick *q, const char *key, const char *value)
 {
-	struct cake_options opts;
 	struct cake_parse_err perr;
 
 	if (!value)
 		return 0;
-	memset(&opts, 0, sizeof(opts));
-	if (cake_options_parse(value, &opts, &perr))
+	if (wg_conf_cake_check(value, &perr))
 		return wg_quick_fail(q, -EINVAL, "%s = `%s': %s", key, value, perr.msg);
 	return 0;
 }

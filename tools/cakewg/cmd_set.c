@@ -15,6 +15,10 @@
  * anywhere, after peers too. Everything is parsed and checked (CAKE options by qdisc/cake_parse.c,
  * endpoints resolved) before one UAPI `set=1` request goes out, so a bad word changes
  * nothing.
+ *
+ * The words, what each takes and how its value is checked come from the key table
+ * (src/core/conf_keys.h); this file only does the I/O a word's arg_form asks for (key
+ * files, getaddrinfo) and hands the result to the table's parser.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* EAI_NODATA, strsep */
@@ -30,7 +34,7 @@
 #include <unistd.h>
 
 #include "crypto/ct.h"
-#include "qdisc/cake_parse.h"
+#include "src/core/conf_keys.h"
 #include "src/core/devconf.h"
 #include "src/core/encoding.h"
 #include "src/core/ipaddr.h"
@@ -51,11 +55,6 @@ struct set_ctx {
 	struct wg_devconf_peer *peer; /* the peer the words apply to; NULL: the device */
 };
 
-static bool is_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 /*
  * glibc's getaddrinfo takes any number as a port and keeps its low 16 bits (70000
  * becomes 4464), and wg inherits that; cakewg refuses such a number. Service names
@@ -72,13 +71,81 @@ static bool port_in_range(const char *port)
 	return false;
 }
 
-static bool parse_port(struct wg_devconf *conf, const char *value)
+/* Prints the table's message for a refusal of k's value, quoting shown. */
+static void report(const struct wg_conf_key *k, int code, const struct wg_conf_result *r,
+		   const char *shown)
+{
+	size_t size = WG_CONF_MSG_SIZE + strlen(shown);
+	char *msg = malloc(size);
+
+	if (!msg) {
+		perror("malloc");
+		return;
+	}
+	wg_conf_key_message(k, WG_CONF_ARG, code, r, shown, msg, size);
+	fprintf(stderr, "%s\n", msg);
+	free(msg);
+}
+
+static void warn_cb(void *arg, const struct wg_conf_key *k, int code, const char *at, size_t len)
+{
+	const struct wg_conf_result r = {.at = at, .at_len = len};
+	char *shown = strndup(at, len);
+
+	(void)arg;
+	if (!shown) {
+		perror("strndup");
+		return;
+	}
+	report(k, code, &r, shown);
+	free(shown);
+}
+
+/*
+ * Hands the value (n bytes) to the table's parser for k. A message quotes shown, or the
+ * text at fault when shown is NULL.
+ */
+static bool apply(struct set_ctx *s, const struct wg_conf_key *k, const char *v, size_t n,
+		  const char *shown)
+{
+	struct wg_conf_result r = {.warn = warn_cb};
+	char *at = NULL;
+
+	if (k->flags & WG_CONF_KEY_STARTS_PEER) {
+		s->peer = wg_devconf_add_peer(s->conf);
+		if (!s->peer) {
+			perror("calloc");
+			return false;
+		}
+	}
+	if (!wg_conf_key_parse(k, &(struct wg_conf_target){s->conf, s->peer}, WG_CONF_ARG, v, n,
+			       &r))
+		return true;
+	if (r.err == WG_CONF_E_NOMEM) {
+		perror(k->arg_form == WG_CONF_ARG_WORDS ? "malloc" : "calloc");
+		return false;
+	}
+	if (!shown) {
+		at = strndup(r.at, r.at_len);
+		if (!at) {
+			perror("strndup");
+			return false;
+		}
+	}
+	report(k, r.err, &r, shown ? shown : at);
+	free(at);
+	return false;
+}
+
+/* WG_CONF_ARG_SERVICE: a port number or a service name, as getaddrinfo reads it. */
+static bool take_service(struct set_ctx *s, const struct wg_conf_key *k, const char *value)
 {
 	struct addrinfo hints = {.ai_family = AF_UNSPEC,
 				 .ai_socktype = SOCK_DGRAM,
 				 .ai_protocol = IPPROTO_UDP,
 				 .ai_flags = AI_PASSIVE};
 	struct addrinfo *res;
+	char num[8];
 	int ret;
 
 	if (!*value) {
@@ -94,38 +161,17 @@ static bool parse_port(struct wg_devconf *conf, const char *value)
 		return false;
 	}
 	ret = -1;
-	if (res->ai_family == AF_INET && res->ai_addrlen == sizeof(struct sockaddr_in)) {
-		conf->listen_port = ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port);
-		ret = 0;
-	} else if (res->ai_family == AF_INET6 && res->ai_addrlen == sizeof(struct sockaddr_in6)) {
-		conf->listen_port = ntohs(((struct sockaddr_in6 *)res->ai_addr)->sin6_port);
-		ret = 0;
-	} else {
+	if (res->ai_family == AF_INET && res->ai_addrlen == sizeof(struct sockaddr_in))
+		ret = ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port);
+	else if (res->ai_family == AF_INET6 && res->ai_addrlen == sizeof(struct sockaddr_in6))
+		ret = ntohs(((struct sockaddr_in6 *)res->ai_addr)->sin6_port);
+	else
 		fprintf(stderr, "Neither IPv4 nor IPv6 address found: `%s'\n", value);
-	}
 	freeaddrinfo(res);
-	if (!ret)
-		conf->flags |= WG_DEVCONF_HAS_LISTEN_PORT;
-	return !ret;
-}
-
-static bool parse_fwmark(struct wg_devconf *conf, const char *value)
-{
-	if (!wg_devconf_parse_fwmark(&conf->fwmark, value, strlen(value))) {
-		fprintf(stderr, "Fwmark is neither 0/off nor 0-0xffffffff: `%s'\n", value);
+	if (ret < 0)
 		return false;
-	}
-	conf->flags |= WG_DEVCONF_HAS_FWMARK;
-	return true;
-}
-
-static bool parse_key(uint8_t key[static WG_ENCODING_KEY_LEN], const char *value)
-{
-	if (!wg_encoding_key_from_base64(key, value, strlen(value))) {
-		fprintf(stderr, "Key is not the correct length or format: `%s'\n", value);
-		return false;
-	}
-	return true;
+	snprintf(num, sizeof(num), "%d", ret);
+	return apply(s, k, num, strlen(num), value);
 }
 
 /* Reads up to len bytes, fewer only at the end of the file. Returns the count or -errno. */
@@ -155,7 +201,7 @@ static bool keyfile_tail(int fd)
 
 	while ((n = read_full(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n; i++) {
-			if (!is_space(buf[i])) {
+			if (!wg_conf_is_space(buf[i])) {
 				fprintf(stderr, "Found trailing character in key file: `%c'\n",
 					buf[i]);
 				cw_memzero(buf, sizeof(buf));
@@ -172,13 +218,14 @@ static bool keyfile_tail(int fd)
 }
 
 /*
- * A key file as wg reads one: exactly 44 base64 characters, then only whitespace; an
- * empty file (or /dev/null) is the all-zero key, which removes the key. Unlike wg, a
- * malformed key is not echoed: the file holds a secret.
+ * WG_CONF_ARG_KEY_FILE: a key file as wg reads one: exactly 44 base64 characters, then
+ * only whitespace; an empty file (or /dev/null) is the all-zero key, which removes the
+ * key. Unlike wg, a malformed key is not echoed: the file holds a secret.
  */
-static bool parse_keyfile(uint8_t key[static WG_ENCODING_KEY_LEN], const char *path)
+static bool take_key_file(struct set_ctx *s, const struct wg_conf_key *k, const char *path)
 {
-	char b64[WG_ENCODING_KEY_B64_LEN];
+	static const uint8_t zero[WG_ENCODING_KEY_LEN];
+	char b64[WG_ENCODING_KEY_B64_SIZE];
 	bool ok = false;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -187,20 +234,16 @@ static bool parse_keyfile(uint8_t key[static WG_ENCODING_KEY_LEN], const char *p
 		fprintf(stderr, "fopen: %s\n", strerror(errno));
 		return false;
 	}
-	n = read_full(fd, b64, sizeof(b64));
+	n = read_full(fd, b64, WG_ENCODING_KEY_B64_LEN);
 	if (n == 0) {
-		memset(key, 0, WG_ENCODING_KEY_LEN);
-		ok = true;
+		wg_encoding_key_to_base64(b64, zero);
+		ok = apply(s, k, b64, WG_ENCODING_KEY_B64_LEN, path);
 	} else if (n < 0) {
 		fprintf(stderr, "fread: %s\n", strerror((int)-n));
-	} else if ((size_t)n < sizeof(b64)) {
+	} else if ((size_t)n < WG_ENCODING_KEY_B64_LEN) {
 		fprintf(stderr, "Invalid length key in key file\n");
 	} else if (keyfile_tail(fd)) {
-		ok = wg_encoding_key_from_base64(key, b64, sizeof(b64));
-		if (!ok)
-			fprintf(stderr,
-				"Key is not the correct length or format in key file: `%s'\n",
-				path);
+		ok = apply(s, k, b64, WG_ENCODING_KEY_B64_LEN, path);
 	}
 	cw_memzero(b64, sizeof(b64));
 	close(fd);
@@ -250,13 +293,17 @@ static struct addrinfo *resolve(const char *host, const char *port, const char *
 	}
 }
 
-static bool parse_endpoint(struct wg_devconf_peer *peer, const char *value)
+/* WG_CONF_ARG_HOST: host:port, the host resolved; the address goes to the parser. */
+static bool take_host(struct set_ctx *s, const struct wg_conf_key *k, const char *value)
 {
 	char host[WG_DEVCONF_HOST_SIZE + WG_IPADDR_STRLEN], port[16];
+	char text[WG_IPADDR_ENDPOINT_STRLEN];
+	const struct wg_conf_result r = {.at = value, .at_len = strlen(value)};
+	union wg_ipaddr_sockaddr addr;
 	const char *h, *p;
 	size_t hlen, plen;
 	struct addrinfo *res;
-	bool ok = false;
+	bool found;
 
 	if (!*value) {
 		fprintf(stderr, "Unable to parse empty endpoint\n");
@@ -264,10 +311,10 @@ static bool parse_endpoint(struct wg_devconf_peer *peer, const char *value)
 	}
 	switch (wg_ipaddr_endpoint_split(value, strlen(value), &h, &hlen, &p, &plen)) {
 	case WG_IPADDR_ENDPOINT_SPLIT_NO_BRACE:
-		fprintf(stderr, "Unable to find matching brace of endpoint: `%s'\n", value);
+		report(k, WG_CONF_E_ENDPOINT_BRACE, &r, value);
 		return false;
 	case WG_IPADDR_ENDPOINT_SPLIT_NO_PORT:
-		fprintf(stderr, "Unable to find port of endpoint: `%s'\n", value);
+		report(k, WG_CONF_E_ENDPOINT_NO_PORT, &r, value);
 		return false;
 	case WG_IPADDR_ENDPOINT_SPLIT_OK:
 		break;
@@ -285,114 +332,52 @@ static bool parse_endpoint(struct wg_devconf_peer *peer, const char *value)
 	res = resolve(host, port, value);
 	if (!res)
 		return false;
-	if ((res->ai_family == AF_INET && res->ai_addrlen == sizeof(struct sockaddr_in)) ||
-	    (res->ai_family == AF_INET6 && res->ai_addrlen == sizeof(struct sockaddr_in6))) {
-		memset(&peer->endpoint, 0, sizeof(peer->endpoint));
-		memcpy(&peer->endpoint, res->ai_addr, res->ai_addrlen);
-		peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT;
-		ok = true;
-	} else {
-		fprintf(stderr, "Neither IPv4 nor IPv6 address found: `%s'\n", value);
+	found = (res->ai_family == AF_INET && res->ai_addrlen == sizeof(struct sockaddr_in)) ||
+		(res->ai_family == AF_INET6 && res->ai_addrlen == sizeof(struct sockaddr_in6));
+	if (found) {
+		memset(&addr, 0, sizeof(addr));
+		memcpy(&addr, res->ai_addr, res->ai_addrlen);
+		wg_ipaddr_endpoint_format(text, &addr);
 	}
 	freeaddrinfo(res);
-	return ok;
-}
-
-static bool parse_keepalive(struct wg_devconf_peer *peer, const char *value)
-{
-	if (!wg_devconf_parse_keepalive(&peer->persistent_keepalive_secs, value, strlen(value))) {
-		fprintf(stderr,
-			"Persistent keepalive interval is neither 0/off nor 1-65535: `%s'\n",
-			value);
+	if (!found) {
+		report(k, WG_CONF_E_VALUE, &r, value);
 		return false;
 	}
-	peer->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
-	return true;
+	return apply(s, k, text, strlen(text), value);
 }
 
-/* One entry of an allowed-ips list, its +/- already taken off. */
-static bool parse_allowedip(struct wg_devconf_peer *peer, const char *entry, uint32_t flags)
+/* WG_CONF_ARG_LIST: "a/n,b/m" with its whitespace dropped, as wg does. */
+static bool take_list(struct set_ctx *s, const struct wg_conf_key *k, const char *value)
 {
-	const char *slash = strchr(entry, '/');
-	size_t iplen = slash ? (size_t)(slash - entry) : strlen(entry);
-	struct wg_ipaddr_prefix pfx;
-
-	switch (wg_ipaddr_prefix_parse(&pfx, entry, strlen(entry),
-				       WG_IPADDR_PREFIX_CIDR_OPTIONAL)) {
-	case WG_IPADDR_PREFIX_BAD_ADDR:
-		fprintf(stderr, "Unable to parse IP address: `%.*s'\n", (int)iplen, entry);
-		return false;
-	case WG_IPADDR_PREFIX_BAD_CIDR:
-		fprintf(stderr, "AllowedIP is not in the correct format: `%s'\n", entry);
-		return false;
-	case WG_IPADDR_PREFIX_OK:
-		break;
-	}
-	if (wg_ipaddr_prefix_has_host_bits(&pfx))
-		fprintf(stderr, "Warning: AllowedIP has nonzero host part: %.*s/%s\n", (int)iplen,
-			entry, slash + 1);
-	if (wg_devconf_peer_add_allowedip(peer, &pfx, flags)) {
-		perror("calloc");
-		return false;
-	}
-	return true;
-}
-
-/*
- * "a/n,b/m": whitespace dropped, as wg does. A list replaces the peer's allowed IPs,
- * unless one of its entries starts with '+' (add) or '-' (remove).
- */
-static bool parse_allowedips(struct wg_devconf_peer *peer, const char *value)
-{
-	char *list = strdup(value), *sep, *entry;
+	char *list = strdup(value);
 	size_t n = 0;
-	bool ok = true;
+	bool ok;
 
 	if (!list) {
 		perror("strdup");
 		return false;
 	}
-	for (const char *s = value; *s; s++) {
-		if (!is_space(*s))
-			list[n++] = *s;
+	for (const char *c = value; *c; c++) {
+		if (!wg_conf_is_space(*c))
+			list[n++] = *c;
 	}
 	list[n] = '\0';
-	peer->flags |= WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
-	sep = n ? list : NULL;
-	while (ok && (entry = strsep(&sep, ","))) {
-		uint32_t flags = 0;
-
-		if (entry[0] == '-')
-			flags = WG_DEVCONF_AIP_REMOVE_ME;
-		if (entry[0] == '-' || entry[0] == '+') {
-			peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
-			entry++;
-		}
-		ok = parse_allowedip(peer, entry, flags);
-	}
+	ok = apply(s, k, list, n, NULL);
 	free(list);
 	return ok;
 }
 
-static bool is_section(const char *word)
-{
-	return !strcmp(word, "cake") || !strcmp(word, "ingress") || !strcmp(word, "underlay-limit");
-}
-
 /*
- * `cake` or `ingress` and its words, up to the next section word or the end, into
- * *slot as one option string, checked by the tc-cake parser (`ingress none` removes
- * the ingress instance). Returns the number of
- * arguments used, or 0 after printing why not.
+ * WG_CONF_ARG_WORDS: the words up to the next word that may come anywhere (or the end),
+ * as one option string. Returns the number of arguments used, or 0 after printing why not.
  */
-static int parse_cake(char **slot, bool ingress, int argc, char *argv[])
+static int take_words(struct set_ctx *s, const struct wg_conf_key *k, int argc, char *argv[])
 {
 	struct wg_devconf_buf text = {0};
-	struct cake_options opts;
-	struct cake_parse_err err;
 	int n = 1;
 
-	for (; n < argc && !is_section(argv[n]); n++) {
+	for (; n < argc && !wg_conf_arg_is_anywhere(argv[n]); n++) {
 		for (const char *c = argv[n]; *c; c++) {
 			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
 				fprintf(stderr, "Invalid CAKE option: `%s'\n", argv[n]);
@@ -405,15 +390,8 @@ static int parse_cake(char **slot, bool ingress, int argc, char *argv[])
 		fprintf(stderr, "Invalid argument: %s\n", argv[0]);
 		goto fail;
 	}
-	if (!(ingress && !strcmp(text.data, WG_DEVCONF_CAKE_INGRESS_OFF)) &&
-	    cake_options_parse(text.data, &opts, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (!apply(s, k, text.data, text.len, NULL))
 		goto fail;
-	}
-	if (wg_devconf_set_string(slot, text.data, text.len)) {
-		perror("malloc");
-		goto fail;
-	}
 	wg_devconf_buf_wipe(&text);
 	return n;
 fail:
@@ -421,103 +399,50 @@ fail:
 	return 0;
 }
 
-/* `underlay-limit` and its word. Returns the number of arguments used, or 0 after
- * printing why not. */
-static int parse_underlay_limit(struct wg_devconf *conf, int argc, char *argv[])
+/* WG_CONF_ARG_WORD: the next word as it is. */
+static bool take_word(struct set_ctx *s, const struct wg_conf_key *k, const char *value)
 {
+	return apply(s, k, value, strlen(value), NULL);
+}
+
+typedef bool (*take_fn)(struct set_ctx *s, const struct wg_conf_key *k, const char *value);
+
+/* What each arg_form that takes one word does with it. */
+static const take_fn takers[] = {
+	[WG_CONF_ARG_WORD] = take_word,
+	[WG_CONF_ARG_KEY_FILE] = take_key_file, /* reads the file */
+	[WG_CONF_ARG_SERVICE] = take_service,	/* getaddrinfo */
+	[WG_CONF_ARG_HOST] = take_host,		/* getaddrinfo, with wg's retries */
+	[WG_CONF_ARG_LIST] = take_list,
+};
+
+/* A word and what its arg_form takes. Returns the number of arguments used, 0 on error. */
+static int take(struct set_ctx *s, const struct wg_conf_key *k, int argc, char *argv[])
+{
+	if (k->arg_form == WG_CONF_ARG_FLAG)
+		return apply(s, k, "", 0, NULL) ? 1 : 0;
+	if (k->arg_form == WG_CONF_ARG_WORDS)
+		return take_words(s, k, argc, argv);
 	if (argc < 2) {
 		fprintf(stderr, "Invalid argument: %s\n", argv[0]);
 		return 0;
 	}
-	if (wg_devconf_parse_underlay_limit(&conf->underlay_limit, argv[1], strlen(argv[1]))) {
-		fprintf(stderr, "Underlay limit is neither auto, off nor %u-%u bytes: `%s'\n",
-			WG_DEVCONF_UNDERLAY_LIMIT_MIN_BYTES, WG_DEVCONF_UNDERLAY_LIMIT_MAX_BYTES,
-			argv[1]);
-		return 0;
-	}
-	conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
-	return 2;
-}
-
-static bool open_peer(struct set_ctx *s, const char *value)
-{
-	s->peer = wg_devconf_add_peer(s->conf);
-	if (!s->peer) {
-		perror("calloc");
-		return false;
-	}
-	if (!parse_key(s->peer->public_key, value))
-		return false;
-	s->peer->flags |= WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
-	return true;
-}
-
-static bool parse_private_key(struct wg_devconf *conf, const char *path)
-{
-	if (!parse_keyfile(conf->private_key, path))
-		return false;
-	conf->flags |= WG_DEVCONF_HAS_PRIVATE_KEY;
-	return true;
-}
-
-static bool parse_preshared_key(struct wg_devconf_peer *peer, const char *path)
-{
-	if (!parse_keyfile(peer->preshared_key, path))
-		return false;
-	peer->flags |= WG_DEVCONF_PEER_HAS_PRESHARED_KEY;
-	return true;
-}
-
-/* A keyword and its value; returns the words used (2, or 1 for `remove`), 0 on error. */
-static int parse_pair(struct set_ctx *s, const char *word, const char *value)
-{
-	struct wg_devconf *conf = s->conf;
-	struct wg_devconf_peer *peer = s->peer;
-	bool ok;
-
-	if (!strcmp(word, "remove") && peer) {
-		peer->flags |= WG_DEVCONF_PEER_REMOVE_ME;
-		return 1;
-	}
-	if (!value)
-		goto invalid;
-	if (!strcmp(word, "listen-port") && !peer)
-		ok = parse_port(conf, value);
-	else if (!strcmp(word, "fwmark") && !peer)
-		ok = parse_fwmark(conf, value);
-	else if (!strcmp(word, "private-key") && !peer)
-		ok = parse_private_key(conf, value);
-	else if (!strcmp(word, "peer"))
-		ok = open_peer(s, value);
-	else if (!strcmp(word, "endpoint") && peer)
-		ok = parse_endpoint(peer, value);
-	else if (!strcmp(word, "allowed-ips") && peer)
-		ok = parse_allowedips(peer, value);
-	else if (!strcmp(word, "persistent-keepalive") && peer)
-		ok = parse_keepalive(peer, value);
-	else if (!strcmp(word, "preshared-key") && peer)
-		ok = parse_preshared_key(peer, value);
-	else
-		goto invalid;
-	return ok ? 2 : 0;
-invalid:
-	fprintf(stderr, "Invalid argument: %s\n", word);
-	return 0;
+	return takers[k->arg_form](s, k, argv[1]) ? 2 : 0;
 }
 
 static bool parse_args(struct set_ctx *s, int argc, char *argv[])
 {
 	while (argc > 0) {
+		const struct wg_conf_key *k =
+			wg_conf_key_find(WG_CONF_ARG, s->peer ? WG_CONF_PEER : WG_CONF_INTERFACE,
+					 argv[0], strlen(argv[0]), 0);
 		int used;
 
-		if (!strcmp(argv[0], "cake"))
-			used = parse_cake(&s->conf->cake, false, argc, argv);
-		else if (!strcmp(argv[0], "ingress"))
-			used = parse_cake(&s->conf->cake_ingress, true, argc, argv);
-		else if (!strcmp(argv[0], "underlay-limit"))
-			used = parse_underlay_limit(s->conf, argc, argv);
-		else
-			used = parse_pair(s, argv[0], argc >= 2 ? argv[1] : NULL);
+		if (!k) {
+			fprintf(stderr, "Invalid argument: %s\n", argv[0]);
+			return false;
+		}
+		used = take(s, k, argc, argv);
 		if (!used)
 			return false;
 		argv += used;
