@@ -408,7 +408,7 @@ static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uin
 		f->tick_ns = snap_tick((now - f->anchor_ns) / (uint64_t)dts);
 	if (f->tick_ns)
 		t->st.ticks_known++;
-	else if (now - f->anchor_ns > TICK_GIVE_UP_NS)
+	else if (now - f->anchor_ns >= TICK_GIVE_UP_NS)
 		f->tick_ns = TICK_REJECTED;
 }
 
@@ -604,9 +604,12 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 {
 	uint32_t rtt_min = t->rtt.count ? t->rtt.min_us : 0;
 	uint32_t rtt_p50 = cake_dhist_quantile(&t->rtt, MEDIAN_Q256);
+	uint64_t acked_wire = (t->acked_bytes * t->ratio) >> RATIO_SHIFT;
 
-	if (t->out_payload >= RATIO_MIN_PAYLOAD)
+	if (t->out_payload >= RATIO_MIN_PAYLOAD) {
 		t->ratio = (t->out_wire << RATIO_SHIFT) / t->out_payload;
+		acked_wire = t->acked_bytes * t->out_wire / t->out_payload;
+	}
 	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
 		struct dir_acc *a = &t->acc[d];
 
@@ -623,7 +626,7 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		a->flows = 0;
 		a->bytes = 0;
 	}
-	out[CAKE_TCPTS_OUT].delivered_bytes = (t->acked_bytes * t->ratio) >> RATIO_SHIFT;
+	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
 	t->acked_bytes = t->out_payload = t->out_wire = 0;
 	cake_dhist_reset(&t->rtt);
 	t->epoch++;
