@@ -1,36 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The autorate controller (see autorate.h for the API). Every CAKE_AUTORATE_TICK_NS
- * (50 ms: a few RTT samples per flow, and short against the seconds a cellular link
+ * (50 ms: a few delay samples per flow, and short against the seconds a cellular link
  * takes to change) it reads this direction's queueing delay d, the rate D at which the
  * bottleneck delivered and the rate S at which the shaper sent (both over the last two
  * ticks, which smooths ACK clumping), and moves the rate R:
  *
- * Signal. d is the one-way queueing delay of this direction when at least
- * MIN_OWD_SAMPLES came (tcpts.c: the 25th percentile over per-flow baselines). Without
- * them (no TCP timestamps with a known peer clock) it falls back to the RTT: d = the
- * tick's smallest RTT - the RTT baseline (minimum over two 30 s windows), and the
- * delay is blamed on this direction only if it shows it: upload, shaper-limited and
- * delivering below what it sends (D < 9/10 S: a queue grows at the bottleneck);
- * download, arrivals well below the shaper rate but a real load (R/4 < D < 9/10 R).
+ * Signal. d is the one-way queueing delay of this direction when any sample came
+ * (tcpts.c: the 25th percentile over per-flow baselines). A tick without one holds.
+ * Only when no one-way sample came for 10 s (no TCP timestamps, or no known peer
+ * clock) does it fall back to the RTT: d = the tick's smallest RTT - the RTT baseline
+ * (minimum over two 30 s windows), and the delay is blamed on this direction only if it
+ * shows it: shaper-limited and delivering below what it sends (D < 9/10 S: a queue
+ * grows at the bottleneck), or carrying a real load (S >= R/4, more than ACKs) that the
+ * link holds below the shaper rate (D < 9/10 R).
  *
- * Target. d is bloated above T = max(target, 2 MTU times at R) (5 ms by default:
- * the issue asks ping p99 <= idle + 10 to 15 ms, TSvals tick in 1 ms, and at low rates
- * a queue of one or two packets must not count as bloat, as CAKE raises its own target).
+ * Target. d is bloated above T = max(target, 4 MTU times at R): 5 ms by default, as the
+ * issue asks ping p99 <= idle + 10 to 15 ms; TSvals tick in 1 ms and a delayed ACK or a
+ * packet time at low rates shows as delay, so at 6 Mbit/s T is 8 ms (CAKE raises its
+ * own target at low rates for the same reason).
  *
- * Bloated (whatever the load: after a drop TCP is held by the link, not by us):
- * while the queue exists the bottleneck is busy, so D is its capacity C. Cut to
+ * Bloated (whatever the load: after a drop TCP is held by the link, not by us): while
+ * the queue exists the bottleneck is busy, so D is its capacity C. Cut to
  *   R = min(R, C x f),  f = 1 - (d - T) / DRAIN, clamped to [3/10, 95/100]
  * (DRAIN = 500 ms): below C in proportion to the excess, so the standing queue drains
- * in about DRAIN rather than in a series of x0.9 steps. While draining, C only grows
- * (the deepest cut holds; a lagging signal cannot compound it). When d falls to T/2
- * the rate settles at 92/100 of C, the level from which probing continues.
+ * in about DRAIN rather than in a series of x0.9 steps. A cut below R/2 needs d >= 2T
+ * in this tick and d > T in the one before; else it is a x0.95 step (D may be ACKs held
+ * up in the other direction's queue, one tick's few samples may be delayed ACKs).
+ * Once cut, it is draining: a further cut only while the queue still grows (d up, and
+ * D below R), so a lagging signal cannot compound it. When d falls to 3/4 T the rate
+ * settles at 92/100 of C, the level from which probing continues.
  *
- * Not bloated, shaper-limited (S >= 8/10 R or a backlog) and d <= T/2: probe up by
- * 1/256 per tick near C (within a quarter of it), rising linearly to 1/16 per tick
- * far from it or when C is unknown: fast to find a new capacity, a small sawtooth at
- * a steady one (about 8 %/s above C, caught within a tick or two of the queue
- * reaching T). Between T/2 and T: hold.
+ * Not bloated, shaper-limited (S >= 8/10 R, or a backlog and S >= R/2) and d <= 3/4 T:
+ * probe up by 1/256 per tick near the rate that last bloated (within a quarter of it),
+ * rising linearly to 1/16 per tick far from it or when none did: fast to find a new
+ * capacity (x3.4 per second), a small sawtooth at a steady one (about 8 %/s above it,
+ * caught within a tick or two of the queue reaching T). Between 3/4 T and T: hold.
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
@@ -62,7 +67,7 @@ enum {
 };
 
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
-static const uint64_t OWD_STALE_NS = NS_PER_S;
+static const uint64_t OWD_STALE_NS = 10 * NS_PER_S;
 static const uint64_t RTT_BASE_WINDOW_NS = 30 * NS_PER_S;
 
 static const char *const reason_names[CAKE_AUTORATE_REASONS] = {
@@ -179,12 +184,16 @@ static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_au
 	return r;
 }
 
-/* Whether RTT bloat shows in this direction (see the top of the file). */
+/*
+ * Whether RTT bloat shows in this direction: shaper-limited and delivering below what
+ * it sends (a queue grows at its bottleneck), or loaded (S >= R/4: more than the ACKs
+ * of the other direction's flows) and held below its shaper rate by the link.
+ */
 static bool rtt_blames_me(const struct cake_autorate *a, const struct rates *r, bool limited)
 {
-	if (a->cfg.dir == CAKE_TCPTS_OUT)
-		return limited && r->delivered < frac(r->sent, ATTRIB);
-	return r->delivered < frac(a->rate, ATTRIB) && r->delivered > frac(a->rate, LOAD_MIN);
+	if (limited)
+		return r->delivered < frac(r->sent, ATTRIB);
+	return r->sent >= frac(a->rate, LOAD_MIN) && r->delivered < frac(a->rate, ATTRIB);
 }
 
 static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t)
@@ -198,18 +207,26 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 
 	f = excess >= DRAIN_US ? 0 : FRAC_ONE - excess * FRAC_ONE / DRAIN_US;
 	f = f < CUT_MIN ? CUT_MIN : f > CUT_MAX ? CUT_MAX : f;
-	if (a->draining && c >= a->rate)
-		return a->rate; /* below the capacity already: the queue drains */
+	if (a->draining && (c >= a->rate || d < a->prev_delay_us))
+		return a->rate; /* below the capacity, or the queue shrinks: it drains */
 	a->capacity = c;
+	if (!a->draining)
+		a->bloat_rate = a->rate;
 	a->draining = true;
 	c = frac(c, f);
+	/*
+	 * A deep cut needs a clear signal, twice: D may be ACKs held up in the other
+	 * direction's queue, and one tick's few samples may all wait for delayed ACKs.
+	 */
+	if (c < a->rate / 2 && (d < 2 * t || a->prev_delay_us <= t))
+		c = frac(a->rate, CUT_MAX);
 	return c < a->rate ? c : a->rate;
 }
 
 static uint64_t probe(const struct cake_autorate *a)
 {
 	uint64_t step_fast = a->rate >> PROBE_FAST_SHIFT, step_slow = a->rate >> PROBE_SLOW_SHIFT;
-	uint64_t c = a->capacity, dist, step;
+	uint64_t c = a->bloat_rate, dist, step;
 
 	if (!c)
 		return a->rate + step_fast;
@@ -236,7 +253,8 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 		       const struct rates *r, uint64_t now, enum cake_autorate_reason *why)
 {
 	const struct cake_signal *s = &in->sig;
-	bool limited = in->backlogged || r->sent >= frac(a->rate, LOAD_HIGH);
+	bool limited = r->sent >= frac(a->rate, LOAD_HIGH) ||
+		       (in->backlogged && r->sent >= a->rate / 2);
 	uint32_t t = target_us(a), d;
 
 	if (limited)

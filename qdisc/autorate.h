@@ -35,7 +35,6 @@ struct cake_autorate_config {
 	uint64_t start_rate;	   /* 0: the geometric middle of [min, max] */
 	uint32_t target_us;	   /* 0: CAKE_AUTORATE_TARGET_US */
 	uint32_t mtu_bytes;	   /* 0: CAKE_AUTORATE_MTU_BYTES */
-	enum cake_tcpts_dir dir;   /* which direction the instance shapes */
 };
 
 /* Why the rate last changed. */
@@ -83,6 +82,7 @@ struct cake_autorate {
 	struct cake_autorate_config cfg;
 	uint64_t rate;
 	uint64_t capacity;	/* delivered rate while bloated */
+	uint64_t bloat_rate;	/* the rate when bloat was last seen: probing slows near it */
 	uint64_t next_ns, last_tick_ns, last_change_ns, busy_ns, owd_seen_ns;
 	uint64_t prev_sent, prev_delivered, prev_dt; /* the tick before, for 2-tick rates */
 	uint32_t rtt_base_cur, rtt_base_prev; /* two-window RTT minimum, us */

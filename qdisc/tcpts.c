@@ -34,8 +34,9 @@
  * One-way delay. With t_peer(TSval) = (TSval - anchor TSval) x tick on the anchor's
  * time axis, per flow and up to a constant offset (the clocks' difference):
  *   IN  delay = arrival time of an IN segment - t_peer(its TSval);
- *   OUT delay = t_peer(TSval of the IN segment whose TSecr matched) - send time of the
- *               OUT segment that carried that TSval.
+ *   OUT delay = t_peer(TSval of an IN ACK) - send time of the OUT data segment that
+ *               ends at its ACK number (the one whose arrival made the peer ACK; a ring
+ *               of SEGS segment ends per flow, as for the TSvals).
  * Each flow keeps, per direction, a baseline: the minimum over the current and the
  * previous BASE_WINDOW (10 s), so a lower base is taken at once and a higher one (route
  * change, clock skew) after 10 to 20 s. The sample over the baseline is the queueing
@@ -63,6 +64,7 @@
 enum {
 	WAYS = 4,
 	PENDING = 4,
+	SEGS = 4,
 	MIN_FLOWS = 8,
 	QUANTILE_Q256 = 64,		/* the 25th percentile */
 	MEDIAN_Q256 = 128,
@@ -128,9 +130,11 @@ struct flow {
 	uint64_t syn_ns;
 	uint32_t probe_end; /* no timestamps: an OUT segment's end, waiting for its ACK */
 	uint64_t probe_ns;
+	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay */
+	uint32_t seg_end[SEGS];
 	struct owd_base base[CAKE_TCPTS_DIRS];
 	uint32_t epoch[CAKE_TCPTS_DIRS];
-	uint8_t n_pend;
+	uint8_t n_pend, n_seg;
 	uint8_t flags, flags2;
 	uint8_t syn_state;
 };
@@ -495,9 +499,16 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	}
 	if (s->has_ts)
 		f->flags2 |= F2_TS_SEEN;
+	if (s->payload && !retrans && f->n_seg < SEGS &&
+	    (!f->n_seg || after(s->end, f->seg_end[f->n_seg - 1]))) {
+		f->seg_end[f->n_seg] = s->end;
+		f->seg_ns[f->n_seg] = now;
+		f->n_seg++;
+	}
 	if (retrans) {
 		t->st.karn_skips++;
 		f->flags2 &= (uint8_t)~F2_PROBE; /* Karn: its ACK may answer either copy */
+		f->n_seg = 0;
 	} else if (s->has_ts) {
 		record_out_ts(f, s, now);
 	} else if (s->payload && !(f->flags2 & (F2_TS_SEEN | F2_PROBE))) {
@@ -507,7 +518,7 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	}
 }
 
-/* The IN segment's TSecr against the pending OUT TSvals: RTT and OUT one-way delay. */
+/* The IN segment's TSecr against the pending OUT TSvals: the RTT. */
 static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
 {
 	uint8_t n = 0;
@@ -517,16 +528,35 @@ static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	if (!n)
 		return;
 	if (f->pend_ts[n - 1] == s->tsecr) {
-		uint64_t sent = f->pend_ns[n - 1];
-
-		rtt_sample(t, f, now - sent);
-		if (tick_known(f))
-			owd_sample(t, f, CAKE_TCPTS_OUT,
-				   peer_time(f, s->tsval) - (int64_t)(sent - f->anchor_ns), now);
+		rtt_sample(t, f, now - f->pend_ns[n - 1]);
 	}
 	f->n_pend -= n;
 	memmove(f->pend_ns, f->pend_ns + n, f->n_pend * sizeof(f->pend_ns[0]));
 	memmove(f->pend_ts, f->pend_ts + n, f->n_pend * sizeof(f->pend_ts[0]));
+}
+
+/*
+ * OUT one-way delay: the peer stamped this ACK (its TSval) when the segment ending at
+ * its ACK number arrived, the last one it covers, so the time that segment left is the
+ * send time. (The TSecr names the first segment since the last ACK, up to a delayed-ACK
+ * pair earlier: that would add a packet time at our rate to every sample.) Past a
+ * hole the highest SACK edge names the segment instead, so losses do not starve it.
+ */
+static void out_delay(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
+{
+	uint32_t hi = s->has_sack && after(s->sack_hi, s->ack) ? s->sack_hi : s->ack;
+	uint8_t n = 0;
+
+	while (n < f->n_seg && !after(f->seg_end[n], hi))
+		n++;
+	if (!n)
+		return;
+	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f))
+		owd_sample(t, f, CAKE_TCPTS_OUT,
+			   peer_time(f, s->tsval) - (int64_t)(f->seg_ns[n - 1] - f->anchor_ns), now);
+	f->n_seg -= n;
+	memmove(f->seg_ns, f->seg_ns + n, f->n_seg * sizeof(f->seg_ns[0]));
+	memmove(f->seg_end, f->seg_end + n, f->n_seg * sizeof(f->seg_end[0]));
 }
 
 /*
@@ -562,6 +592,8 @@ static void packet_in(struct cake_tcpts *t, struct flow *f, const struct seg *s,
 	if (!s->has_ts)
 		return;
 	peer_clock(t, f, s->tsval, now);
+	if ((s->flags & CAKE_TCP_ACK) && !retrans)
+		out_delay(t, f, s, now);
 	if (tick_known(f))
 		owd_sample(t, f, CAKE_TCPTS_IN, (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval),
 			   now);
