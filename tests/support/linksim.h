@@ -31,6 +31,7 @@
 #include "qdisc/autorate.h"
 #include "qdisc/tcpts.h"
 #include "tests/support/pktbuild.h"
+#include "tests/support/tcpopts.h"
 
 #define LS_MS 1000000ull
 #define LS_S 1000000000ull
@@ -170,7 +171,6 @@ static inline uint32_t ls_tsval(const struct ls_sim *s, int host, uint64_t t)
 static inline size_t ls_bytes(struct ls_sim *s, const struct ls_pkt *p, int travel)
 {
 	static const uint8_t zero[LS_MSS];
-	const struct ls_flow *f = &s->flows[p->flow];
 	uint8_t opts[24];
 	size_t on = 0;
 	bool local_src = travel == LS_UP;
@@ -182,32 +182,20 @@ static inline size_t ls_bytes(struct ls_sim *s, const struct ls_pkt *p, int trav
 	pb_addr4(local_src ? d.dst : d.src, 10, 0, 0, 2);
 	d.sport = local_src ? lport : rport;
 	d.dport = local_src ? rport : lport;
-	if (!s->no_ts) {
-		opts[0] = opts[1] = 1;
-		opts[2] = 8;
-		opts[3] = 10;
-		pb_put32(opts + 4, p->tsval);
-		pb_put32(opts + 8, p->tsecr);
-		on = 12;
-	}
+	if (!s->no_ts)
+		on = to_put(opts, TO_TS, p->tsval, p->tsecr);
 	if (p->is_ack) {
 		d.seq = isn_ack;
 		d.ack = isn_data + p->ack * (uint32_t)LS_MSS;
-		if (p->sack_hi > p->ack) {
-			opts[on] = opts[on + 1] = 1;
-			opts[on + 2] = 5;
-			opts[on + 3] = 10;
-			pb_put32(opts + on + 4, isn_data + (p->sack_hi - 1) * (uint32_t)LS_MSS);
-			pb_put32(opts + on + 8, isn_data + p->sack_hi * (uint32_t)LS_MSS);
-			on += 12;
-		}
+		if (p->sack_hi > p->ack)
+			on += to_put(opts + on, TO_SACK, isn_data + (p->sack_hi - 1) * (uint32_t)LS_MSS,
+					  isn_data + p->sack_hi * (uint32_t)LS_MSS);
 	} else {
 		d.seq = isn_data + p->seq * (uint32_t)LS_MSS;
 		d.ack = isn_ack;
 		d.payload = zero;
 		d.payload_len = LS_MSS;
 	}
-	(void)f;
 	d.tcp_opts = opts;
 	d.tcp_opts_len = on;
 	d.no_l4_csum = true;
@@ -358,7 +346,20 @@ static inline uint64_t ls_service(uint32_t wire, uint64_t rate)
 	return rate ? wire * LS_S / rate : 0;
 }
 
-/* Serve a FIFO at rate; what leaves goes to next (NULL: returned through out/cb). */
+/* The head of `from` leaves the server `sh` at done and goes on through out. */
+static inline void ls_leave(struct ls_sim *s, struct ls_stage *sh, struct ls_stage *from,
+			    uint64_t done, void (*out)(struct ls_sim *, struct ls_pkt *, int), int d)
+{
+	struct ls_pkt q = *ls_stage_head(from);
+
+	sh->free_at = done;
+	sh->sent_bytes += q.wire;
+	q.t = done;
+	ls_stage_pop(from);
+	out(s, &q, d);
+}
+
+/* Serve a FIFO at rate; what leaves goes on through out. */
 static inline void ls_serve(struct ls_sim *s, struct ls_stage *st, uint64_t rate,
 		     void (*out)(struct ls_sim *, struct ls_pkt *, int), int d)
 {
@@ -367,20 +368,13 @@ static inline void ls_serve(struct ls_sim *s, struct ls_stage *st, uint64_t rate
 	while ((p = ls_stage_head(st))) {
 		uint64_t start = st->free_at > p->t ? st->free_at : p->t;
 		uint64_t done = start + ls_service(p->wire, rate);
-		struct ls_pkt q;
 
-		if (start > s->now || done > s->now)
+		if (done > s->now)
 			break;
-		st->free_at = done;
-		st->sent_bytes += p->wire;
-		q = *p;
-		q.t = done;
-		ls_stage_pop(st);
-		out(s, &q, d);
+		ls_leave(s, st, st, done, out, d);
 	}
 }
 
-/* ACKs are never dropped in the model: the senders' in-flight count stays exact. */
 /*
  * The shaper: one rate over two FIFOs, ACKs first when one is there by the time the
  * server is free (CAKE serves such sparse flows ahead of the bulk ones).
@@ -391,7 +385,7 @@ static inline void ls_serve_shaper(struct ls_sim *s, int d,
 	struct ls_stage *sh = &s->shaper[d], *ak = &s->acks[d];
 
 	for (;;) {
-		struct ls_pkt *data = ls_stage_head(sh), *ack = ls_stage_head(ak), *p, q;
+		struct ls_pkt *data = ls_stage_head(sh), *ack = ls_stage_head(ak), *p;
 		uint64_t free_at = sh->free_at, start, done;
 		struct ls_stage *from;
 
@@ -408,15 +402,11 @@ static inline void ls_serve_shaper(struct ls_sim *s, int d,
 		done = start + ls_service(p->wire, s->rate[d]);
 		if (done > s->now)
 			return;
-		sh->free_at = done;
-		sh->sent_bytes += p->wire;
-		q = *p;
-		q.t = done;
-		ls_stage_pop(from);
-		out(s, &q, d);
+		ls_leave(s, sh, from, done, out, d);
 	}
 }
 
+/* ACKs are never dropped in the model: the senders' in-flight count stays exact. */
 static inline void ls_to_bneck(struct ls_sim *s, struct ls_pkt *p, int d)
 {
 	if (d == LS_UP)

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "tests/support/pktbuild.h"
+#include "tests/support/tcpopts.h"
 
 #define MS 1000000ull
 #define S 1000000000ull
@@ -51,22 +52,10 @@ static size_t build(const struct seg_desc *s)
 		pb_addr6(out ? d.src : d.dst, 0xfd00, 1);
 		pb_addr6(out ? d.dst : d.src, 0xfd00, 2);
 	}
-	if (!s->no_ts) {
-		opts[0] = opts[1] = 1;
-		opts[2] = 8;
-		opts[3] = 10;
-		pb_put32(opts + 4, s->tsval);
-		pb_put32(opts + 8, s->tsecr);
-		on = 12;
-	}
-	if (s->sack_right) {
-		opts[on] = opts[on + 1] = 1;
-		opts[on + 2] = 5;
-		opts[on + 3] = 10;
-		pb_put32(opts + on + 4, s->sack_right - 1000);
-		pb_put32(opts + on + 8, s->sack_right);
-		on += 12;
-	}
+	if (!s->no_ts)
+		on = to_put(opts, TO_TS, s->tsval, s->tsecr);
+	if (s->sack_right)
+		on += to_put(opts + on, TO_SACK, s->sack_right - 1000, s->sack_right);
 	d.tcp_opts = opts;
 	d.tcp_opts_len = on;
 	return pb_build(buf, sizeof(buf), &d);
