@@ -7,7 +7,7 @@
  * ticks, which smooths ACK clumping), and moves the rate R:
  *
  * Signal. d is the one-way queueing delay of this direction when any sample came
- * (tcpts.c: the 25th percentile over per-flow baselines). A tick without one holds.
+ * (tcpts.c: a median or low quantile over per-flow baselines). A tick without one holds.
  * Only when no one-way sample came for 10 s (no TCP timestamps, or no known peer
  * clock) does it fall back to the RTT: d = the tick's smallest RTT - the RTT baseline
  * (minimum over two 30 s windows), and the delay is blamed on this direction only if it

@@ -40,8 +40,9 @@
  * Each flow keeps, per direction, a baseline: the minimum over the current and the
  * previous BASE_WINDOW (10 s), so a lower base is taken at once and a higher one (route
  * change, clock skew) after 10 to 20 s. The sample over the baseline is the queueing
- * delay that direction added. Delayed ACKs and peer scheduling only add delay, so the
- * summary reports a low quantile (the 25th percentile) of all samples in the period.
+ * delay that direction added. The summary reports the median of a period's IN
+ * samples (data as it arrives: little noise but the peer's scheduling) and the 25th
+ * percentile of its OUT samples, as a delayed-ACK timer (40 ms) adds delay to some.
  *
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
@@ -648,7 +649,8 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		out[d] = (struct cake_signal){
 			.owd_samples = a->owd.count,
 			.owd_flows = a->flows,
-			.qdelay_us = cake_dhist_quantile(&a->owd, QUANTILE_Q256),
+			.qdelay_us = cake_dhist_quantile(&a->owd, d == CAKE_TCPTS_OUT ? QUANTILE_Q256
+									   : MEDIAN_Q256),
 			.rtt_samples = t->rtt.count,
 			.rtt_min_us = rtt_min,
 			.rtt_p50_us = rtt_p50,

@@ -35,8 +35,9 @@ enum cake_tcpts_dir {
 struct cake_signal {
 	uint32_t owd_samples; /* one-way delay samples of this direction ... */
 	uint32_t owd_flows;   /* ... from this many flows */
-	uint32_t qdelay_us;   /* 25th percentile of those samples over their flow's baseline:
-			       * the queueing delay this direction adds (0 without samples) */
+	uint32_t qdelay_us;   /* those samples over their flow's baseline, the median (IN) or
+			       * 25th percentile (OUT, where delayed ACKs add to some): the
+			       * queueing delay this direction adds (0 without samples) */
 	uint32_t rtt_samples; /* path RTT samples (shared by both directions) */
 	uint32_t rtt_min_us;  /* smallest and median sample, 0 without samples */
 	uint32_t rtt_p50_us;
