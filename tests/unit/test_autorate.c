@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "tests/support/det_rng.h"
 #include "tests/support/linksim.h"
 
 #define MBIT(x) ((uint64_t)((x) * 1e6 / 8))
@@ -157,6 +158,38 @@ Test(autorate, rtt_bloat_is_blamed_by_the_delivered_rate)
 	cake_autorate_get(&other, &st);
 	cr_assert_eq(st.action, CAKE_AUTORATE_HOLD_OTHER);
 	cr_assert_eq(st.rate, before);
+}
+
+/*
+ * Noise: delay readings scattered under the target, a lone spike in one tick out of
+ * twenty with a delivered rate that collapses (ACKs held up elsewhere), ticks without
+ * any sample. The rate must not be cut deep, and must keep probing up.
+ */
+Test(autorate, lone_spikes_and_gaps_do_not_cut_deep)
+{
+	struct cake_autorate a = make(1, 100, 20);
+	struct det_rng rng = {.state = 42};
+	uint64_t now = 0, r = MBIT(20), lowest = UINT64_MAX;
+
+	for (int i = 0; i < 400; i++) {
+		uint64_t v = det_rng_next(&rng);
+		double rate = (double)r * 8 / 1e6;
+
+		now += TICK;
+		if (i % 20 == 7) {
+			r = tick(&a, now, 80000, false, rate, rate / 8); /* spike */
+		} else if (i % 7 == 3) {
+			struct cake_autorate_input none = {.sent_bytes = r * TICK / 1000000000};
+
+			r = cake_autorate_tick(&a, &none, now); /* no sample */
+		} else {
+			r = tick(&a, now, (uint32_t)(v % 3000), false, rate, rate);
+		}
+		if (i > 0 && r < lowest)
+			lowest = r;
+	}
+	cr_assert_geq(lowest, MBIT(20) * 9 / 10, "%lu", (unsigned long)lowest);
+	cr_assert_gt(r, MBIT(40), "kept probing: %lu", (unsigned long)r);
 }
 
 /* ---- the link model ---- */
