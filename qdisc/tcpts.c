@@ -25,7 +25,7 @@
  *
  * Peer clock. The peer's TSval ticks at a fixed but unknown rate. The first IN TSval of
  * a flow and its arrival time are an anchor; from 1 s on, once a second, the tick is
- * (now - anchor time) / (TSval - anchor TSval) and must lie within 1/20 of a rate
+ * (now - anchor time) / (TSval - anchor TSval) and must lie within 1/32 of a rate
  * stacks use (1 us, 1 ms, 1/300 s, 4 ms, 10 ms); it is then fixed to that value. A
  * flow without a fit after 16 s is rejected for one-way delay (RTT still counts).
  * The only divisions per packet are by constants; the tick estimate divides once a
@@ -36,7 +36,8 @@
  *   IN  delay = arrival time of an IN segment - t_peer(its TSval);
  *   OUT delay = t_peer(TSval of an IN ACK) - send time of the OUT data segment that
  *               ends at its ACK number (the one whose arrival made the peer ACK; a ring
- *               of SEGS segment ends per flow, as for the TSvals).
+ *               of SEGS segment ends per flow, as for the TSvals, emptied when a
+ *               retransmission goes out: Karn).
  * Each flow keeps, per direction, a baseline: the minimum over the current and the
  * previous BASE_WINDOW (10 s), so a lower base is taken at once and a higher one (route
  * change, clock skew) after 10 to 20 s. The sample over the baseline is the queueing

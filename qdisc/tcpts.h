@@ -9,8 +9,11 @@
  *
  * The caller sees every inner packet in plaintext at two points and calls
  * cake_tcpts_packet() at both:
- *   CAKE_TCPTS_OUT  egress: read from TUN, before the egress CAKE (toward the peer);
- *   CAKE_TCPTS_IN   ingress: decrypted, before the ingress CAKE / TUN write.
+ *   CAKE_TCPTS_OUT  egress: as the packet leaves the egress CAKE (dequeued, before
+ *                   encryption), so that send times do not include CAKE's own queue,
+ *                   which is ours and no bottleneck's;
+ *   CAKE_TCPTS_IN   ingress: decrypted, before the ingress CAKE / TUN write (arrival
+ *                   at the end of the downlink's queue).
  * Call it once per GSO super-packet (its TCP header stands for all its segments) with
  * the bytes that go on the underlay for all of it as wire_len. It never writes the
  * packet, never allocates, and reads only [data, data + len).
