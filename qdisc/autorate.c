@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The autorate controller (see autorate.h for the API). Every CAKE_AUTORATE_TICK_NS
+ * (50 ms: a few delay samples per flow, and short against the seconds a cellular link
+ * takes to change) it reads this direction's queueing delay d, the rate D at which the
+ * bottleneck delivered and the rate S at which the shaper sent (both over the last two
+ * ticks, which smooths ACK clumping), and moves the rate R:
+ *
+ * Signal. d is the one-way queueing delay of this direction when any sample came
+ * (tcpts.c: a median or low quantile over per-flow baselines). A tick without one holds.
+ * Only when no one-way sample came for 10 s (no TCP timestamps, or no known peer
+ * clock) does it fall back to the RTT: d = the tick's smallest RTT - the RTT baseline
+ * (minimum over two 30 s windows), and the delay is blamed on this direction only if it
+ * shows it: shaper-limited and delivering below what it sends (D < 9/10 S: a queue
+ * grows at the bottleneck), or carrying a real load (S >= R/4, more than ACKs) that the
+ * link holds below the shaper rate (D < 9/10 R).
+ *
+ * Target. d is bloated above T = max(target, 4 MTU times at R): 5 ms by default, as the
+ * issue asks ping p99 <= idle + 10 to 15 ms; TSvals tick in 1 ms and a delayed ACK or a
+ * packet time at low rates shows as delay, so at 6 Mbit/s T is 8 ms (CAKE raises its
+ * own target at low rates for the same reason).
+ *
+ * Bloated (whatever the load: after a drop TCP is held by the link, not by us): while
+ * the queue exists the bottleneck is busy, so D is its capacity C. Cut to
+ *   R = min(R, C x f),  f = 1 - (d - T) / DRAIN, clamped to [3/10, 95/100]
+ * (DRAIN = 500 ms): below C in proportion to the excess, so the standing queue drains
+ * in about DRAIN rather than in a series of x0.9 steps. A cut below R/2 needs d >= 2T
+ * in this tick and d > T in the one before; else it is a x0.95 step (D may be ACKs held
+ * up in the other direction's queue, one tick's few samples may be delayed ACKs).
+ * Once cut, it is draining: a further cut only while the queue still grows (d up, and
+ * D below R), so a lagging signal cannot compound it. When d falls to 3/4 T the rate
+ * settles at 92/100 of C, the level from which probing continues.
+ *
+ * Not bloated, shaper-limited (S >= 8/10 R, or a backlog and S >= R/2) and d <= 3/4 T:
+ * probe up by 1/256 per tick near the rate that last bloated (within a quarter of it),
+ * rising linearly to 1/16 per tick far from it or when none did: fast to find a new
+ * capacity (x3.4 per second), a small sawtooth at a steady one (about 8 %/s above it,
+ * caught within a tick or two of the queue reaching T). Between 3/4 T and T: hold.
+ *
+ * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
+ * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
+ */
+#include "qdisc/autorate.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define NS_PER_S 1000000000ull
+#define US_PER_S 1000000ull
+
+enum {
+	FRAC_SHIFT = 10, /* fractions below in 1/1024 */
+	FRAC_ONE = 1 << FRAC_SHIFT,
+	CUT_MIN = 307,	       /* 0.30 */
+	CUT_MAX = 973,	       /* 0.95 */
+	SETTLE = 942,	       /* 0.92 */
+	LOAD_HIGH = 819,       /* 0.80: shaper-limited */
+	ATTRIB = 922,	       /* 0.90 */
+	LOAD_MIN = 256,	       /* 0.25 */
+	PROBE_SLOW_SHIFT = 8,  /* 1/256 per tick */
+	PROBE_FAST_SHIFT = 4,  /* 1/16 per tick */
+	NEAR = 256,	       /* within 1/4 of C counts as near */
+	DECAY_SHIFT = 5,       /* 1/32 of the distance per tick */
+	MIN_OWD_SAMPLES = 1,
+	DRAIN_US = 500000,
+	MTUS_IN_TARGET = 4,
+};
+
+static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
+static const uint64_t OWD_STALE_NS = 10 * NS_PER_S;
+static const uint64_t RTT_BASE_WINDOW_NS = 30 * NS_PER_S;
+
+static const char *const reason_names[CAKE_AUTORATE_REASONS] = {
+	[CAKE_AUTORATE_START] = "start",   [CAKE_AUTORATE_BLOAT] = "bloat",
+	[CAKE_AUTORATE_RTT_BLOAT] = "rtt-bloat", [CAKE_AUTORATE_SETTLE] = "settle",
+	[CAKE_AUTORATE_PROBE] = "probe",   [CAKE_AUTORATE_DECAY] = "decay",
+};
+
+static const char *const action_names[CAKE_AUTORATE_ACTIONS] = {
+	[CAKE_AUTORATE_CHANGED] = "changed",
+	[CAKE_AUTORATE_HOLD_IDLE] = "hold-idle",
+	[CAKE_AUTORATE_HOLD_NO_SIGNAL] = "hold-no-signal",
+	[CAKE_AUTORATE_HOLD_DELAY] = "hold-delay",
+	[CAKE_AUTORATE_HOLD_OTHER] = "hold-other-direction",
+	[CAKE_AUTORATE_HOLD_BOUND] = "hold-bound",
+};
+
+static uint64_t frac(uint64_t v, uint64_t f1024)
+{
+	return (v * f1024) >> FRAC_SHIFT;
+}
+
+/* sqrt(lo x hi), by bisection (lo x hi fits: rates are far below 2^32 bytes/s). */
+static uint64_t geo_mid(uint64_t lo, uint64_t hi)
+{
+	uint64_t a = lo, b = hi;
+
+	if (hi > UINT32_MAX)
+		return lo + (hi - lo) / 2;
+	while (a < b) {
+		uint64_t m = a + (b - a + 1) / 2;
+
+		if (m * m <= lo * hi)
+			a = m;
+		else
+			b = m - 1;
+	}
+	return a;
+}
+
+int cake_autorate_init(struct cake_autorate *a, const struct cake_autorate_config *cfg,
+		       uint64_t now_ns)
+{
+	struct cake_autorate_config c = *cfg;
+
+	if (!c.min_rate || c.min_rate > c.max_rate)
+		return -EINVAL;
+	if (!c.start_rate)
+		c.start_rate = geo_mid(c.min_rate, c.max_rate);
+	if (c.start_rate < c.min_rate || c.start_rate > c.max_rate)
+		return -EINVAL;
+	if (!c.target_us)
+		c.target_us = CAKE_AUTORATE_TARGET_US;
+	if (!c.mtu_bytes)
+		c.mtu_bytes = CAKE_AUTORATE_MTU_BYTES;
+	memset(a, 0, sizeof(*a));
+	a->cfg = c;
+	a->rate = c.start_rate;
+	a->last_tick_ns = a->last_change_ns = a->busy_ns = now_ns;
+	a->next_ns = now_ns + CAKE_AUTORATE_TICK_NS;
+	a->reason = CAKE_AUTORATE_START;
+	a->action = CAKE_AUTORATE_HOLD_IDLE;
+	return 0;
+}
+
+uint64_t cake_autorate_next_ns(const struct cake_autorate *a)
+{
+	return a->next_ns;
+}
+
+static uint32_t target_us(const struct cake_autorate *a)
+{
+	uint64_t mtus = (uint64_t)MTUS_IN_TARGET * a->cfg.mtu_bytes * US_PER_S / a->rate;
+
+	return mtus > a->cfg.target_us ? (uint32_t)(mtus > UINT32_MAX ? UINT32_MAX : mtus)
+				       : a->cfg.target_us;
+}
+
+static void rtt_baseline(struct cake_autorate *a, const struct cake_signal *s, uint64_t now)
+{
+	if (!s->rtt_samples)
+		return;
+	if (!a->rtt_base_cur || now - a->rtt_window_ns > RTT_BASE_WINDOW_NS) {
+		a->rtt_base_prev = a->rtt_base_cur ? a->rtt_base_cur : s->rtt_min_us;
+		a->rtt_base_cur = s->rtt_min_us;
+		a->rtt_window_ns = now;
+	} else if (s->rtt_min_us < a->rtt_base_cur) {
+		a->rtt_base_cur = s->rtt_min_us;
+	}
+}
+
+static uint32_t rtt_base(const struct cake_autorate *a)
+{
+	return a->rtt_base_cur < a->rtt_base_prev ? a->rtt_base_cur : a->rtt_base_prev;
+}
+
+/* The tick's rates over the last two ticks, bytes/s. */
+struct rates {
+	uint64_t sent, delivered;
+};
+
+static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_autorate_input *in,
+				   uint64_t dt)
+{
+	uint64_t span = dt + a->prev_dt;
+	struct rates r = {
+		.sent = (in->sent_bytes + a->prev_sent) * NS_PER_S / span,
+		.delivered = (in->sig.delivered_bytes + a->prev_delivered) * NS_PER_S / span,
+	};
+
+	a->prev_sent = in->sent_bytes;
+	a->prev_delivered = in->sig.delivered_bytes;
+	a->prev_dt = dt;
+	return r;
+}
+
+/*
+ * Whether RTT bloat shows in this direction: shaper-limited and delivering below what
+ * it sends (a queue grows at its bottleneck), or loaded (S >= R/4: more than the ACKs
+ * of the other direction's flows) and held below its shaper rate by the link.
+ */
+static bool rtt_blames_me(const struct cake_autorate *a, const struct rates *r, bool limited)
+{
+	if (limited)
+		return r->delivered < frac(r->sent, ATTRIB);
+	return r->sent >= frac(a->rate, LOAD_MIN) && r->delivered < frac(a->rate, ATTRIB);
+}
+
+static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t)
+{
+	uint64_t excess = d - t, f;
+	uint64_t c = r->delivered;
+
+
+	if (!c) /* nothing delivered: no ACK came back, or the link stalls */
+		c = r->sent < a->rate ? r->sent : a->rate;
+
+	f = excess >= DRAIN_US ? 0 : FRAC_ONE - excess * FRAC_ONE / DRAIN_US;
+	f = f < CUT_MIN ? CUT_MIN : f > CUT_MAX ? CUT_MAX : f;
+	if (a->draining && (c >= a->rate || d < a->prev_delay_us))
+		return a->rate; /* below the capacity, or the queue shrinks: it drains */
+	a->capacity = c;
+	if (!a->draining)
+		a->bloat_rate = a->rate;
+	a->draining = true;
+	c = frac(c, f);
+	/*
+	 * A deep cut needs a clear signal, twice: D may be ACKs held up in the other
+	 * direction's queue, and one tick's few samples may all wait for delayed ACKs.
+	 */
+	if (c < a->rate / 2 && (d < 2 * t || a->prev_delay_us <= t))
+		c = frac(a->rate, CUT_MAX);
+	return c < a->rate ? c : a->rate;
+}
+
+static uint64_t probe(const struct cake_autorate *a)
+{
+	uint64_t step_fast = a->rate >> PROBE_FAST_SHIFT, step_slow = a->rate >> PROBE_SLOW_SHIFT;
+	uint64_t c = a->bloat_rate, dist, step;
+
+	if (!c)
+		return a->rate + step_fast;
+	dist = (a->rate > c ? a->rate - c : c - a->rate) * FRAC_ONE / c;
+	if (dist >= NEAR)
+		step = step_fast;
+	else
+		step = step_slow + (step_fast - step_slow) * dist / NEAR;
+	return a->rate + (step ? step : 1);
+}
+
+static uint64_t decay(const struct cake_autorate *a)
+{
+	uint64_t s = a->cfg.start_rate, r = a->rate;
+	uint64_t step = (r > s ? r - s : s - r) >> DECAY_SHIFT;
+
+	if (!step)
+		return s;
+	return r > s ? r - step : r + step;
+}
+
+/* The rate the signals ask for; *why is the reason if it differs from the rate now. */
+static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input *in,
+		       const struct rates *r, uint64_t now, enum cake_autorate_reason *why)
+{
+	const struct cake_signal *s = &in->sig;
+	bool limited = r->sent >= frac(a->rate, LOAD_HIGH) ||
+		       (in->backlogged && r->sent >= a->rate / 2);
+	uint32_t t = target_us(a), d;
+
+	if (limited)
+		a->busy_ns = now;
+	if (s->owd_samples >= MIN_OWD_SAMPLES) {
+		d = s->qdelay_us;
+		a->delay_from_rtt = false;
+		a->owd_seen_ns = now;
+	} else if (s->rtt_samples && rtt_base(a) &&
+		   (!a->owd_seen_ns || now - a->owd_seen_ns > OWD_STALE_NS)) {
+		d = s->rtt_min_us > rtt_base(a) ? s->rtt_min_us - rtt_base(a) : 0;
+		a->delay_from_rtt = true;
+	} else {
+		a->action = limited ? CAKE_AUTORATE_HOLD_NO_SIGNAL : CAKE_AUTORATE_HOLD_IDLE;
+		if (limited || now - a->busy_ns < IDLE_DECAY_NS)
+			return a->rate;
+		*why = CAKE_AUTORATE_DECAY;
+		return decay(a);
+	}
+	a->prev_delay_us = a->delay_us;
+	a->delay_us = d;
+	if (d > t) {
+		if (a->delay_from_rtt && !rtt_blames_me(a, r, limited)) {
+			a->action = CAKE_AUTORATE_HOLD_OTHER;
+			return a->rate;
+		}
+		*why = a->delay_from_rtt ? CAKE_AUTORATE_RTT_BLOAT : CAKE_AUTORATE_BLOAT;
+		a->action = CAKE_AUTORATE_HOLD_DELAY;
+		return cut(a, r, d, t);
+	}
+	if (d > t - t / 4) {
+		a->action = CAKE_AUTORATE_HOLD_DELAY;
+		return a->rate;
+	}
+	if (a->draining) {
+		a->draining = false;
+		*why = CAKE_AUTORATE_SETTLE;
+		a->action = CAKE_AUTORATE_HOLD_DELAY;
+		return frac(a->capacity, SETTLE) > a->rate ? frac(a->capacity, SETTLE) : a->rate;
+	}
+	if (!limited) {
+		a->action = CAKE_AUTORATE_HOLD_IDLE;
+		return a->rate;
+	}
+	*why = CAKE_AUTORATE_PROBE;
+	return probe(a);
+}
+
+uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_input *in,
+			    uint64_t now_ns)
+{
+	uint64_t dt = now_ns - a->last_tick_ns, want, asked;
+	enum cake_autorate_reason why = a->reason;
+	struct rates r;
+
+	if (now_ns <= a->last_tick_ns)
+		return a->rate;
+	a->last_tick_ns = now_ns;
+	a->next_ns = now_ns + CAKE_AUTORATE_TICK_NS;
+	r = two_tick_rates(a, in, dt);
+	rtt_baseline(a, &in->sig, now_ns);
+	asked = decide(a, in, &r, now_ns, &why);
+	want = asked < a->cfg.min_rate ? a->cfg.min_rate : asked;
+	if (want > a->cfg.max_rate)
+		want = a->cfg.max_rate;
+	if (want == a->rate) {
+		if (asked != a->rate)
+			a->action = CAKE_AUTORATE_HOLD_BOUND;
+		return a->rate;
+	}
+	a->rate = want;
+	a->reason = why;
+	a->action = CAKE_AUTORATE_CHANGED;
+	a->last_change_ns = now_ns;
+	a->changes++;
+	return a->rate;
+}
+
+void cake_autorate_get(const struct cake_autorate *a, struct cake_autorate_status *out)
+{
+	*out = (struct cake_autorate_status){
+		.min_rate = a->cfg.min_rate,
+		.max_rate = a->cfg.max_rate,
+		.rate = a->rate,
+		.capacity = a->capacity,
+		.target_us = target_us(a),
+		.baseline_us = rtt_base(a),
+		.delay_us = a->delay_us,
+		.delay_from_rtt = a->delay_from_rtt,
+		.last_change_ns = a->last_change_ns,
+		.reason = a->reason,
+		.action = a->action,
+		.changes = a->changes,
+	};
+}
+
+const char *cake_autorate_reason_name(enum cake_autorate_reason r)
+{
+	return (unsigned)r < CAKE_AUTORATE_REASONS ? reason_names[r] : "?";
+}
+
+const char *cake_autorate_action_name(enum cake_autorate_action act)
+{
+	return (unsigned)act < CAKE_AUTORATE_ACTIONS ? action_names[act] : "?";
+}

@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Passive delay signals from inner TCP (see tcpts.h for the API).
+ *
+ * Flows. A flow is named from our side: (local address, local port, remote address,
+ * remote port), local being the source of OUT packets and the destination of IN ones,
+ * so both directions of a connection meet in one entry. The 64-bit SipHash of that
+ * name under the instance's key is the entry's tag; the table is 4-way set associative
+ * (the low tag bits pick the set). A new flow takes an empty way, else one idle for
+ * longer than FLOW_IDLE (300 s; 30 s for a flow that never gave a sample), else the
+ * least recently seen one (an eviction). Only TCP packets create entries.
+ *
+ * RTT (pping). An OUT packet whose TSval is newer than any before on its flow is the
+ * first to carry it: (TSval, now) goes into a ring of PENDING entries (when full the
+ * TSval is skipped; an entry older than PENDING_MAX, 10 s, makes room). An IN packet's
+ * TSecr equal to an entry gives RTT = now - then; entries up to the TSecr go. This
+ * covers local senders (data out, ACK in) and remote senders (ACK out, data in).
+ * Karn: a segment whose payload ends at or before the highest sequence already seen in
+ * its direction is a retransmission; its TSval is not recorded and its TSecr (an old
+ * TS.Recent) not matched. A SYN answered by a SYN-ACK, or a SYN-ACK answered by the
+ * ACK of its sequence, gives one more sample, unless the SYN (SYN-ACK) was repeated.
+ * A flow without timestamps keeps one sequence probe instead: the end of an OUT data
+ * segment and its time, sampled when an IN ACK covers it and dropped (Karn) when a
+ * retransmission goes out first: about one RTT sample per RTT for local senders.
+ *
+ * Peer clock. The peer's TSval ticks at a fixed but unknown rate. The first IN TSval of
+ * a flow and its arrival time are an anchor; from 1 s on, once a second, the tick is
+ * (now - anchor time) / (TSval - anchor TSval) and must lie within 1/32 of a rate
+ * stacks use (1 us, 1 ms, 1/300 s, 4 ms, 10 ms); it is then fixed to that value. A
+ * flow without a fit after 16 s is rejected for one-way delay (RTT still counts).
+ * The only divisions per packet are by constants; the tick estimate divides once a
+ * second per flow while it is unknown.
+ *
+ * One-way delay. With t_peer(TSval) = (TSval - anchor TSval) x tick on the anchor's
+ * time axis, per flow and up to a constant offset (the clocks' difference):
+ *   IN  delay = arrival time of an IN segment - t_peer(its TSval);
+ *   OUT delay = t_peer(TSval of an IN ACK) - send time of the OUT data segment that
+ *               ends at its ACK number (the one whose arrival made the peer ACK; a ring
+ *               of SEGS segment ends per flow, as for the TSvals, emptied when a
+ *               retransmission goes out: Karn).
+ * Each flow keeps, per direction, a baseline: the minimum over the current and the
+ * previous BASE_WINDOW (10 s), so a lower base is taken at once and a higher one (route
+ * change, clock skew) after 10 to 20 s. The sample over the baseline is the queueing
+ * delay that direction added. The summary reports the median of a period's IN
+ * samples (data as it arrives: little noise but the peer's scheduling) and the 25th
+ * percentile of its OUT samples, as a delayed-ACK timer (40 ms) adds delay to some.
+ *
+ * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
+ * delivered them). OUT: the progress of the highest byte IN segments report received
+ * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by
+ * the wire bytes per payload byte that OUT TCP carried.
+ */
+#include "qdisc/tcpts.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qdisc/csum.h"
+#include "qdisc/delay_hist.h"
+#include "qdisc/flowkey.h"
+
+#define NS_PER_US 1000ull
+#define NS_PER_S 1000000000ull
+
+enum {
+	WAYS = 4,
+	PENDING = 4,
+	SEGS = 4,
+	MIN_FLOWS = 8,
+	QUANTILE_Q256 = 64,		/* the 25th percentile */
+	MEDIAN_Q256 = 128,
+	TICK_TOL_SHIFT = 5,		/* a tick fits within 1/32 of a candidate */
+	MAX_ACK_STEP = 1u << 30,	/* more is a reset or garbage */
+	RATIO_SHIFT = 16,		/* wire bytes per payload byte, fixed point */
+	RATIO_MIN_PAYLOAD = 16384,	/* a period's ratio counts from this much payload */
+	TCPOPT_EOL = 0,
+	TCPOPT_NOP = 1,
+	TCPOPT_SACK = 5,
+	TCPOPT_TS = 8,
+	TCPOLEN_TS = 10,
+	TCPOLEN_SACK_BLOCK = 8,
+	TICK_REJECTED = UINT32_MAX,
+};
+
+static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
+static const uint64_t FLOW_IDLE_NS = 300 * NS_PER_S;
+static const uint64_t FLOW_IDLE_UNSAMPLED_NS = 30 * NS_PER_S;
+static const uint64_t TICK_MIN_ELAPSED_NS = NS_PER_S;
+static const uint64_t TICK_GIVE_UP_NS = 16 * NS_PER_S;
+static const uint64_t BASE_WINDOW_NS = 10 * NS_PER_S;
+/* Peer TSval clocks seen in the wild, ns per tick. */
+static const uint32_t tick_candidates[] = {1000, 1000000, 3333333, 4000000, 10000000};
+
+enum flow_flags {
+	F_END_OUT = 1u << 0, /* max_end[OUT] valid */
+	F_END_IN = 1u << 1,
+	F_ACK = 1u << 2,     /* last_ack valid */
+	F_OUT_TS = 1u << 3,  /* last_out_tsval valid */
+	F_ANCHOR = 1u << 4,
+	F_BASE_OUT = 1u << 5,
+	F_BASE_IN = 1u << 6,
+	F_SAMPLED = 1u << 7, /* gave an RTT sample: kept for FLOW_IDLE */
+};
+
+/* Second flag byte. */
+enum flow_flags2 {
+	F2_TS_SEEN = 1u << 0, /* the flow carries timestamps: no sequence probe */
+	F2_PROBE = 1u << 1,   /* probe_end valid */
+};
+
+enum syn_state { SYN_NONE, SYN_OUT, SYNACK_OUT, SYN_REPEATED, SYN_DONE };
+
+struct owd_base {
+	int32_t cur_us, prev_us;
+	uint64_t window_ns;
+};
+
+struct flow {
+	uint64_t tag; /* 0: empty */
+	uint64_t last_ns;
+	uint64_t pend_ns[PENDING];
+	uint32_t pend_ts[PENDING];
+	uint32_t last_out_tsval;
+	uint32_t max_end[CAKE_TCPTS_DIRS];
+	uint32_t last_ack;
+	uint32_t anchor_tsval;
+	uint64_t anchor_ns;
+	uint64_t tick_check_ns;
+	uint32_t tick_ns; /* 0 unknown, TICK_REJECTED */
+	uint32_t syn_expect;
+	uint64_t syn_ns;
+	uint32_t probe_end; /* no timestamps: an OUT segment's end, waiting for its ACK */
+	uint64_t probe_ns;
+	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay */
+	uint32_t seg_end[SEGS];
+	struct owd_base base[CAKE_TCPTS_DIRS];
+	uint32_t epoch[CAKE_TCPTS_DIRS];
+	uint8_t n_pend, n_seg;
+	uint8_t flags, flags2;
+	uint8_t syn_state;
+};
+
+struct dir_acc {
+	struct cake_dhist owd;
+	uint32_t flows;
+	uint64_t bytes; /* IN: wire bytes arrived */
+};
+
+struct cake_tcpts {
+	struct cake_siphash_key key;
+	uint32_t set_mask;
+	uint32_t epoch;
+	struct dir_acc acc[CAKE_TCPTS_DIRS];
+	struct cake_dhist rtt;
+	uint64_t acked_bytes, out_payload, out_wire;
+	uint64_t ratio; /* wire per payload byte << RATIO_SHIFT */
+	struct cake_tcpts_stats st;
+	struct flow *flows;
+};
+
+/* The TCP facts of one packet. */
+struct seg {
+	const uint8_t *addr_src, *addr_dst;
+	uint8_t family, alen, flags;
+	bool has_ts, has_sack;
+	uint16_t sport, dport;
+	uint32_t seq, ack, end, payload, tsval, tsecr, sack_hi;
+};
+
+static bool after(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) > 0;
+}
+
+struct cake_tcpts *cake_tcpts_new(uint32_t max_flows, const struct cake_siphash_key *key)
+{
+	struct cake_tcpts *t;
+	uint32_t n = MIN_FLOWS;
+
+	if (max_flows > CAKE_TCPTS_MAX_FLOWS)
+		return NULL;
+	while (n < max_flows)
+		n <<= 1;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->flows = calloc(n, sizeof(*t->flows));
+	if (!t->flows) {
+		free(t);
+		return NULL;
+	}
+	t->key = *key;
+	t->set_mask = n / WAYS - 1;
+	t->ratio = 1ull << RATIO_SHIFT;
+	t->epoch = 1; /* a fresh flow's 0 never matches */
+	for (int d = 0; d < CAKE_TCPTS_DIRS; d++)
+		cake_dhist_reset(&t->acc[d].owd);
+	cake_dhist_reset(&t->rtt);
+	return t;
+}
+
+void cake_tcpts_free(struct cake_tcpts *t)
+{
+	if (!t)
+		return;
+	free(t->flows);
+	free(t);
+}
+
+/*
+ * The options of interest among the n option bytes at o: the timestamps (*has_ts) and
+ * the highest right edge of the SACK blocks (*sack_hi, when *has_sack). Linux sends
+ * NOP NOP TS first, so that is looked at before the walk. A malformed option ends it.
+ */
+static void tcp_options(const uint8_t *o, uint32_t n, struct seg *s)
+{
+	uint32_t i = 0;
+
+	if (n >= 12 && o[0] == TCPOPT_NOP && o[1] == TCPOPT_NOP && o[2] == TCPOPT_TS)
+		i = 2;
+	while (i + 1 < n) {
+		uint8_t kind = o[i], olen = o[i + 1];
+
+		if (kind == TCPOPT_EOL)
+			return;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (olen < 2 || olen > n - i)
+			return;
+		if (kind == TCPOPT_TS && olen == TCPOLEN_TS) {
+			s->tsval = cake_get_be32(o + i + 2);
+			s->tsecr = cake_get_be32(o + i + 6);
+			s->has_ts = true;
+		} else if (kind == TCPOPT_SACK) {
+			for (uint32_t b = i + 2; b + TCPOLEN_SACK_BLOCK <= i + olen;
+			     b += TCPOLEN_SACK_BLOCK) {
+				uint32_t right = cake_get_be32(o + b + 4);
+
+				if (!s->has_sack || after(right, s->sack_hi))
+					s->sack_hi = right;
+				s->has_sack = true;
+			}
+		}
+		i += olen;
+	}
+}
+
+enum seg_kind { SEG_TCP, SEG_OTHER, SEG_BAD };
+
+static enum seg_kind parse(const uint8_t *d, uint32_t len, struct seg *s)
+{
+	struct cake_flowkey_hdrs h;
+	const uint8_t *th;
+
+	if (cake_flowkey_dissect(d, len, &h) != CAKE_FLOWKEY_OK)
+		return SEG_BAD;
+	if (h.proto != CAKE_IPPROTO_TCP || !h.l4_offset || h.fragment)
+		return SEG_OTHER;
+	th = d + h.l4_offset;
+	s->family = h.family;
+	s->alen = h.family == 4 ? 4 : 16;
+	s->addr_src = d + (h.family == 4 ? 12 : 8);
+	s->addr_dst = s->addr_src + s->alen;
+	s->sport = h.sport;
+	s->dport = h.dport;
+	s->flags = h.tcp_flags;
+	s->seq = cake_get_be32(th + 4);
+	s->ack = cake_get_be32(th + 8);
+	s->payload = h.ip_len - h.l4_offset - h.l4_hdr_len;
+	s->end = s->seq + s->payload + !!(s->flags & CAKE_TCP_SYN) + !!(s->flags & CAKE_TCP_FIN);
+	s->has_ts = s->has_sack = false;
+	tcp_options(th + CAKE_TCP_HDR_BYTES, h.l4_hdr_len - CAKE_TCP_HDR_BYTES, s);
+	return SEG_TCP;
+}
+
+static uint64_t flow_tag(const struct cake_tcpts *t, enum cake_tcpts_dir dir, const struct seg *s)
+{
+	uint8_t k[1 + 2 + 2 + 2 * 16];
+	const uint8_t *local = dir == CAKE_TCPTS_OUT ? s->addr_src : s->addr_dst;
+	const uint8_t *remote = dir == CAKE_TCPTS_OUT ? s->addr_dst : s->addr_src;
+	uint64_t tag;
+
+	k[0] = s->family;
+	cake_put_be16(k + 1, dir == CAKE_TCPTS_OUT ? s->sport : s->dport);
+	cake_put_be16(k + 3, dir == CAKE_TCPTS_OUT ? s->dport : s->sport);
+	memcpy(k + 5, local, s->alen);
+	memcpy(k + 5 + s->alen, remote, s->alen);
+	tag = cake_siphash(&t->key, k, 5 + 2 * (size_t)s->alen);
+	return tag ? tag : 1;
+}
+
+static bool stale(const struct flow *f, uint64_t now)
+{
+	uint64_t idle = f->flags & F_SAMPLED ? FLOW_IDLE_NS : FLOW_IDLE_UNSAMPLED_NS;
+
+	return now - f->last_ns > idle;
+}
+
+static struct flow *set_of(const struct cake_tcpts *t, uint64_t tag)
+{
+	return &t->flows[(tag & t->set_mask) * WAYS];
+}
+
+static struct flow *find(const struct cake_tcpts *t, uint64_t tag)
+{
+	struct flow *set = set_of(t, tag);
+
+	for (int w = 0; w < WAYS; w++)
+		if (set[w].tag == tag)
+			return &set[w];
+	return NULL;
+}
+
+/* The flow of tag: found, or a fresh entry in its set. */
+static struct flow *lookup(struct cake_tcpts *t, uint64_t tag, uint64_t now)
+{
+	struct flow *set = set_of(t, tag);
+	struct flow *victim = find(t, tag);
+
+	if (victim)
+		return victim;
+	for (int w = 0; w < WAYS && !victim; w++)
+		if (!set[w].tag || stale(&set[w], now))
+			victim = &set[w];
+	if (!victim) {
+		victim = &set[0];
+		for (int w = 1; w < WAYS; w++)
+			if (set[w].last_ns < victim->last_ns)
+				victim = &set[w];
+		t->st.evictions++;
+	}
+	if (!victim->tag)
+		t->st.flows++;
+	else if (victim->tick_ns && victim->tick_ns != TICK_REJECTED)
+		t->st.ticks_known--;
+	memset(victim, 0, sizeof(*victim));
+	victim->tag = tag;
+	return victim;
+}
+
+static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
+{
+	uint64_t us = rtt_ns / NS_PER_US;
+
+	cake_dhist_add(&t->rtt, us > UINT32_MAX ? UINT32_MAX : (uint32_t)us);
+	t->st.rtt_samples++;
+	f->flags |= F_SAMPLED;
+}
+
+static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
+		       uint64_t now)
+{
+	struct owd_base *b = &f->base[dir];
+	uint8_t have = dir == CAKE_TCPTS_OUT ? F_BASE_OUT : F_BASE_IN;
+	int64_t us = raw_ns / (int64_t)NS_PER_US;
+	int32_t raw = us > INT32_MAX ? INT32_MAX : us < -INT32_MAX ? -INT32_MAX : (int32_t)us;
+	int32_t base;
+
+	if (!(f->flags & have) || now - b->window_ns > BASE_WINDOW_NS) {
+		b->prev_us = f->flags & have ? b->cur_us : raw;
+		b->cur_us = raw;
+		b->window_ns = now;
+		f->flags |= have;
+	} else if (raw < b->cur_us) {
+		b->cur_us = raw;
+	}
+	base = b->cur_us < b->prev_us ? b->cur_us : b->prev_us;
+	cake_dhist_add(&t->acc[dir].owd, (uint32_t)((int64_t)raw - base));
+	t->st.owd_samples[dir]++;
+	if (f->epoch[dir] != t->epoch) {
+		f->epoch[dir] = t->epoch;
+		t->acc[dir].flows++;
+	}
+}
+
+static uint32_t snap_tick(uint64_t est_ns)
+{
+	for (size_t i = 0; i < sizeof(tick_candidates) / sizeof(tick_candidates[0]); i++) {
+		uint64_t c = tick_candidates[i], tol = c >> TICK_TOL_SHIFT;
+
+		if (est_ns + tol >= c && est_ns <= c + tol)
+			return (uint32_t)c;
+	}
+	return 0;
+}
+
+/* Learns the peer's tick from an IN TSval; keeps the anchor near (int32 differences). */
+static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uint64_t now)
+{
+	int32_t dts;
+
+	if (!(f->flags & F_ANCHOR)) {
+		f->anchor_tsval = tsval;
+		f->anchor_ns = now;
+		f->tick_check_ns = now + TICK_MIN_ELAPSED_NS;
+		f->flags |= F_ANCHOR;
+		return;
+	}
+	dts = (int32_t)(tsval - f->anchor_tsval);
+	if (f->tick_ns && f->tick_ns != TICK_REJECTED) {
+		if (dts > INT32_MAX / 2 || dts < -INT32_MAX / 2) { /* move the anchor, same axis */
+			f->anchor_ns += (uint64_t)((int64_t)dts * f->tick_ns);
+			f->anchor_tsval = tsval;
+		}
+		return;
+	}
+	if (f->tick_ns || now < f->tick_check_ns)
+		return;
+	f->tick_check_ns = now + TICK_MIN_ELAPSED_NS;
+	if (dts > 0)
+		f->tick_ns = snap_tick((now - f->anchor_ns) / (uint64_t)dts);
+	if (f->tick_ns)
+		t->st.ticks_known++;
+	else if (now - f->anchor_ns >= TICK_GIVE_UP_NS)
+		f->tick_ns = TICK_REJECTED;
+}
+
+static bool tick_known(const struct flow *f)
+{
+	return f->tick_ns && f->tick_ns != TICK_REJECTED;
+}
+
+/* t_peer(tsval) - anchor time, in ns. */
+static int64_t peer_time(const struct flow *f, uint32_t tsval)
+{
+	return (int64_t)(int32_t)(tsval - f->anchor_tsval) * f->tick_ns;
+}
+
+/* Karn: a segment with payload that does not reach past what this direction sent. */
+static bool retransmission(struct flow *f, enum cake_tcpts_dir dir, const struct seg *s)
+{
+	uint8_t have = dir == CAKE_TCPTS_OUT ? F_END_OUT : F_END_IN;
+	bool old = (f->flags & have) && !after(s->end, f->max_end[dir]);
+
+	if (!(f->flags & have) || after(s->end, f->max_end[dir])) {
+		f->max_end[dir] = s->end;
+		f->flags |= have;
+	}
+	return old && s->payload;
+}
+
+static void record_out_ts(struct flow *f, const struct seg *s, uint64_t now)
+{
+	if ((f->flags & F_OUT_TS) && !after(s->tsval, f->last_out_tsval))
+		return; /* not the first packet carrying this TSval */
+	f->last_out_tsval = s->tsval;
+	f->flags |= F_OUT_TS;
+	if (f->n_pend == PENDING && now - f->pend_ns[0] > PENDING_MAX_NS) {
+		memmove(f->pend_ns, f->pend_ns + 1, (PENDING - 1) * sizeof(f->pend_ns[0]));
+		memmove(f->pend_ts, f->pend_ts + 1, (PENDING - 1) * sizeof(f->pend_ts[0]));
+		f->n_pend--;
+	}
+	if (f->n_pend < PENDING) {
+		f->pend_ts[f->n_pend] = s->tsval;
+		f->pend_ns[f->n_pend] = now;
+		f->n_pend++;
+	}
+}
+
+static void syn_out(struct flow *f, const struct seg *s, uint64_t now)
+{
+	bool ack = s->flags & CAKE_TCP_ACK;
+
+	if (f->syn_state == SYN_NONE) {
+		f->syn_state = ack ? SYNACK_OUT : SYN_OUT;
+		f->syn_ns = now;
+		f->syn_expect = s->seq + 1;
+	} else if (f->syn_state == SYN_OUT || f->syn_state == SYNACK_OUT) {
+		f->syn_state = SYN_REPEATED;
+	}
+}
+
+static void syn_in(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
+{
+	bool syn = s->flags & CAKE_TCP_SYN, ack = s->flags & CAKE_TCP_ACK;
+	bool answer = (f->syn_state == SYN_OUT && syn && ack) ||
+		      (f->syn_state == SYNACK_OUT && !syn && ack);
+
+	if (f->syn_state == SYN_REPEATED && ack) {
+		f->syn_state = SYN_DONE;
+	} else if (answer && s->ack == f->syn_expect) {
+		rtt_sample(t, f, now - f->syn_ns);
+		t->st.syn_rtt_samples++;
+		f->syn_state = SYN_DONE;
+	}
+}
+
+static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s,
+		       uint32_t wire_len, uint64_t now)
+{
+	bool retrans = retransmission(f, CAKE_TCPTS_OUT, s);
+
+	if (s->flags & CAKE_TCP_SYN)
+		syn_out(f, s, now);
+	if (s->payload) {
+		t->out_payload += s->payload;
+		t->out_wire += wire_len;
+	}
+	if (s->has_ts)
+		f->flags2 |= F2_TS_SEEN;
+	if (s->payload && !retrans && f->n_seg < SEGS &&
+	    (!f->n_seg || after(s->end, f->seg_end[f->n_seg - 1]))) {
+		f->seg_end[f->n_seg] = s->end;
+		f->seg_ns[f->n_seg] = now;
+		f->n_seg++;
+	}
+	if (retrans) {
+		t->st.karn_skips++;
+		f->flags2 &= (uint8_t)~F2_PROBE; /* Karn: its ACK may answer either copy */
+		f->n_seg = 0;
+	} else if (s->has_ts) {
+		record_out_ts(f, s, now);
+	} else if (s->payload && !(f->flags2 & (F2_TS_SEEN | F2_PROBE))) {
+		f->probe_end = s->end;
+		f->probe_ns = now;
+		f->flags2 |= F2_PROBE;
+	}
+}
+
+/* The IN segment's TSecr against the pending OUT TSvals: the RTT. */
+static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
+{
+	uint8_t n = 0;
+
+	while (n < f->n_pend && !after(f->pend_ts[n], s->tsecr))
+		n++;
+	if (!n)
+		return;
+	if (f->pend_ts[n - 1] == s->tsecr) {
+		rtt_sample(t, f, now - f->pend_ns[n - 1]);
+	}
+	f->n_pend -= n;
+	memmove(f->pend_ns, f->pend_ns + n, f->n_pend * sizeof(f->pend_ns[0]));
+	memmove(f->pend_ts, f->pend_ts + n, f->n_pend * sizeof(f->pend_ts[0]));
+}
+
+/*
+ * OUT one-way delay: the peer stamped this ACK (its TSval) when the segment ending at
+ * its ACK number arrived, the last one it covers, so the time that segment left is the
+ * send time. (The TSecr names the first segment since the last ACK, up to a delayed-ACK
+ * pair earlier: that would add a packet time at our rate to every sample.) Past a
+ * hole the highest SACK edge names the segment instead, so losses do not starve it.
+ */
+static void out_delay(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
+{
+	uint32_t hi = s->has_sack && after(s->sack_hi, s->ack) ? s->sack_hi : s->ack;
+	uint8_t n = 0;
+
+	while (n < f->n_seg && !after(f->seg_end[n], hi))
+		n++;
+	if (!n)
+		return;
+	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f))
+		owd_sample(t, f, CAKE_TCPTS_OUT,
+			   peer_time(f, s->tsval) - (int64_t)(f->seg_ns[n - 1] - f->anchor_ns), now);
+	f->n_seg -= n;
+	memmove(f->seg_ns, f->seg_ns + n, f->n_seg * sizeof(f->seg_ns[0]));
+	memmove(f->seg_end, f->seg_end + n, f->n_seg * sizeof(f->seg_end[0]));
+}
+
+/*
+ * What the peer reports received: the cumulative ACK, or past a hole the highest SACK
+ * edge, so a loss does not stall the delivered rate for the time its repair takes.
+ */
+static void ack_progress(struct cake_tcpts *t, struct flow *f, const struct seg *s)
+{
+	uint32_t hi = s->ack;
+
+	if (!(s->flags & CAKE_TCP_ACK))
+		return;
+	if (s->has_sack && after(s->sack_hi, hi) && s->sack_hi - hi < MAX_ACK_STEP)
+		hi = s->sack_hi;
+	if ((f->flags & F_ACK) && after(hi, f->last_ack) && hi - f->last_ack < MAX_ACK_STEP)
+		t->acked_bytes += hi - f->last_ack;
+	if (!(f->flags & F_ACK) || after(hi, f->last_ack))
+		f->last_ack = hi;
+	f->flags |= F_ACK;
+}
+
+static void packet_in(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
+{
+	bool retrans = retransmission(f, CAKE_TCPTS_IN, s);
+
+	if (f->syn_state != SYN_NONE && f->syn_state != SYN_DONE)
+		syn_in(t, f, s, now);
+	if ((f->flags2 & F2_PROBE) && (s->flags & CAKE_TCP_ACK) && !after(f->probe_end, s->ack)) {
+		f->flags2 &= (uint8_t)~F2_PROBE;
+		rtt_sample(t, f, now - f->probe_ns);
+	}
+	ack_progress(t, f, s);
+	if (!s->has_ts)
+		return;
+	peer_clock(t, f, s->tsval, now);
+	if ((s->flags & CAKE_TCP_ACK) && !retrans)
+		out_delay(t, f, s, now);
+	if (tick_known(f))
+		owd_sample(t, f, CAKE_TCPTS_IN, (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval),
+			   now);
+	if (retrans)
+		t->st.karn_skips++;
+	else if (s->tsecr)
+		match_echo(t, f, s, now);
+}
+
+void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint8_t *data,
+		       uint32_t len, uint32_t wire_len, uint64_t now_ns)
+{
+	struct seg s;
+	struct flow *f;
+
+	t->st.packets++;
+	if (!wire_len)
+		wire_len = len;
+	if (dir == CAKE_TCPTS_IN)
+		t->acc[CAKE_TCPTS_IN].bytes += wire_len;
+	switch (parse(data, len, &s)) {
+	case SEG_TCP:
+		break;
+	case SEG_BAD:
+		t->st.ignored++;
+		return;
+	default:
+		return;
+	}
+	t->st.tcp_packets++;
+	f = lookup(t, flow_tag(t, dir, &s), now_ns);
+	f->last_ns = now_ns;
+	if (dir == CAKE_TCPTS_OUT)
+		packet_out(t, f, &s, wire_len, now_ns);
+	else
+		packet_in(t, f, &s, now_ns);
+}
+
+void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIRS])
+{
+	uint32_t rtt_min = t->rtt.count ? t->rtt.min_us : 0;
+	uint32_t rtt_p50 = cake_dhist_quantile(&t->rtt, MEDIAN_Q256);
+	uint64_t acked_wire = (t->acked_bytes * t->ratio) >> RATIO_SHIFT;
+
+	if (t->out_payload >= RATIO_MIN_PAYLOAD) {
+		t->ratio = (t->out_wire << RATIO_SHIFT) / t->out_payload;
+		acked_wire = t->acked_bytes * t->out_wire / t->out_payload;
+	}
+	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
+		struct dir_acc *a = &t->acc[d];
+
+		out[d] = (struct cake_signal){
+			.owd_samples = a->owd.count,
+			.owd_flows = a->flows,
+			.qdelay_us = cake_dhist_quantile(&a->owd, d == CAKE_TCPTS_OUT ? QUANTILE_Q256
+									   : MEDIAN_Q256),
+			.rtt_samples = t->rtt.count,
+			.rtt_min_us = rtt_min,
+			.rtt_p50_us = rtt_p50,
+			.delivered_bytes = a->bytes,
+		};
+		cake_dhist_reset(&a->owd);
+		a->flows = 0;
+		a->bytes = 0;
+	}
+	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
+	t->acked_bytes = t->out_payload = t->out_wire = 0;
+	cake_dhist_reset(&t->rtt);
+	t->epoch++;
+}
+
+uint32_t cake_tcpts_flow_tick(const struct cake_tcpts *t, enum cake_tcpts_dir dir,
+			      const uint8_t *data, uint32_t len)
+{
+	const struct flow *f;
+	struct seg s;
+
+	if (parse(data, len, &s) != SEG_TCP)
+		return 0;
+	f = find(t, flow_tag(t, dir, &s));
+	return f ? f->tick_ns : 0;
+}
+
+void cake_tcpts_get_stats(const struct cake_tcpts *t, struct cake_tcpts_stats *out)
+{
+	*out = t->st;
+}

@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include "qdisc/tcpts.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/support/pktbuild.h"
+#include "tests/support/tcpopts.h"
+
+#define MS 1000000ull
+#define S 1000000000ull
+
+static const struct cake_siphash_key key = {.k = {0x0badc0ffee, 0x5ca1ab1e}};
+static uint8_t buf[2048];
+static const uint8_t zeros[1400];
+
+/* A segment of flow port (local port): OUT from 10.0.0.1:port to 10.0.0.2:443, IN back. */
+struct seg_desc {
+	enum cake_tcpts_dir dir;
+	uint16_t port;
+	uint8_t family;
+	uint8_t flags; /* 0 means ACK */
+	uint32_t seq, ack;
+	size_t payload;
+	bool no_ts;
+	uint32_t tsval, tsecr;
+	uint32_t sack_right; /* a SACK block ending here, if not 0 */
+};
+
+static size_t build(const struct seg_desc *s)
+{
+	uint8_t opts[24];
+	size_t on = 0;
+	bool out = s->dir == CAKE_TCPTS_OUT;
+	struct pb_pkt d = {.family = s->family ? s->family : 4,
+			   .proto = PB_PROTO_TCP,
+			   .sport = out ? s->port : 443,
+			   .dport = out ? 443 : s->port,
+			   .seq = s->seq,
+			   .ack = s->ack,
+			   .tcp_flags = s->flags ? s->flags : PB_TCP_ACK,
+			   .payload = zeros,
+			   .payload_len = s->payload};
+
+	if (d.family == 4) {
+		pb_addr4(out ? d.src : d.dst, 10, 0, 0, 1);
+		pb_addr4(out ? d.dst : d.src, 10, 0, 0, 2);
+	} else {
+		pb_addr6(out ? d.src : d.dst, 0xfd00, 1);
+		pb_addr6(out ? d.dst : d.src, 0xfd00, 2);
+	}
+	if (!s->no_ts)
+		on = to_put(opts, TO_TS, s->tsval, s->tsecr);
+	if (s->sack_right)
+		on += to_put(opts + on, TO_SACK, s->sack_right - 1000, s->sack_right);
+	d.tcp_opts = opts;
+	d.tcp_opts_len = on;
+	return pb_build(buf, sizeof(buf), &d);
+}
+
+static void feed(struct cake_tcpts *t, const struct seg_desc *s, uint32_t wire, uint64_t now)
+{
+	size_t n = build(s);
+
+	cr_assert_gt(n, 0);
+	cake_tcpts_packet(t, s->dir, buf, (uint32_t)n, wire, now);
+}
+
+static struct cake_tcpts *table(uint32_t flows)
+{
+	struct cake_tcpts *t = cake_tcpts_new(flows, &key);
+
+	cr_assert_not_null(t);
+	return t;
+}
+
+static struct cake_tcpts_stats stats(const struct cake_tcpts *t)
+{
+	struct cake_tcpts_stats st;
+
+	cake_tcpts_get_stats(t, &st);
+	return st;
+}
+
+Test(tcpts, rtt_of_a_local_sender)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 1, .seq = 1, .payload = 100,
+				   .tsval = 1000},
+	     0, 0);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 1, .ack = 101, .tsval = 77,
+				   .tsecr = 1000},
+	     0, 30 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_samples, 1);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_min_us, 30000);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].rtt_min_us, 30000, "the RTT is the path's, both directions");
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_samples, 0, "take resets");
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, rtt_of_a_remote_sender_and_ipv6)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 2, .family = 6, .seq = 9,
+				   .ack = 5000, .tsval = 42},
+	     0, 5 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 2, .family = 6, .seq = 5000,
+				   .payload = 1000, .tsval = 9000, .tsecr = 42},
+	     0, 30 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 1);
+	cr_assert_eq(sig[0].rtt_min_us, 25000);
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, first_packet_of_a_tsval_counts)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	for (int i = 0; i < 3; i++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 3, .seq = 1 + 100u * i,
+					   .payload = 100, .tsval = 500},
+		     0, (uint64_t)i * 10 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 3, .ack = 301, .tsecr = 500},
+	     0, 40 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 1);
+	cr_assert_eq(sig[0].rtt_min_us, 40000);
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, karn_no_sample_from_a_retransmission)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 4, .seq = 1, .payload = 100,
+				   .tsval = 1000},
+	     0, 0);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 4, .seq = 1, .payload = 100,
+				   .tsval = 1200},
+	     0, 200 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 4, .ack = 101, .tsecr = 1200},
+	     0, 230 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 0);
+	cr_assert_eq(stats(t).karn_skips, 1);
+
+	/* A retransmission from the peer echoes an old TS.Recent: not matched either. */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 4, .seq = 7000, .payload = 10,
+				   .tsval = 10, .tsecr = 1200},
+	     0, 240 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 4, .seq = 101, .payload = 100,
+				   .tsval = 1300},
+	     0, 250 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 4, .seq = 7000, .payload = 10,
+				   .tsval = 11, .tsecr = 1300},
+	     0, 900 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 0);
+	cr_assert_eq(stats(t).karn_skips, 2);
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, syn_handshakes_and_repeated_syns)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	/* Our SYN, their SYN-ACK: one sample, even without timestamps. */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 5, .flags = PB_TCP_SYN,
+				   .seq = 100, .no_ts = true},
+	     0, 0);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 5,
+				   .flags = PB_TCP_SYN | PB_TCP_ACK, .seq = 900, .ack = 101,
+				   .no_ts = true},
+	     0, 20 * MS);
+	/* Their SYN, our SYN-ACK, their ACK. */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 6, .flags = PB_TCP_SYN,
+				   .seq = 50, .no_ts = true},
+	     0, 30 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 6,
+				   .flags = PB_TCP_SYN | PB_TCP_ACK, .seq = 700, .ack = 51,
+				   .no_ts = true},
+	     0, 31 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 6, .seq = 51, .ack = 701,
+				   .no_ts = true},
+	     0, 46 * MS);
+	/* A SYN sent twice: which one was answered is unknown. */
+	for (int i = 0; i < 2; i++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 7, .flags = PB_TCP_SYN,
+					   .seq = 100, .no_ts = true},
+		     0, (uint64_t)i * S);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 7,
+				   .flags = PB_TCP_SYN | PB_TCP_ACK, .seq = 900, .ack = 101,
+				   .no_ts = true},
+	     0, S + 10 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 2);
+	cr_assert_eq(stats(t).syn_rtt_samples, 2);
+	cr_assert_eq(sig[0].rtt_min_us, 15000);
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, sequence_probe_without_timestamps)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 8, .seq = 1, .payload = 100,
+				   .no_ts = true},
+	     0, 0);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 8, .seq = 101, .payload = 100,
+				   .no_ts = true},
+	     0, 1 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 8, .ack = 101, .no_ts = true}, 0,
+	     35 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 1);
+	cr_assert_eq(sig[0].rtt_min_us, 35000);
+	/* A retransmission voids the probe. */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 8, .seq = 201, .payload = 100,
+				   .no_ts = true},
+	     0, 40 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 8, .seq = 201, .payload = 100,
+				   .no_ts = true},
+	     0, 400 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 8, .ack = 301, .no_ts = true}, 0,
+	     430 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 0);
+	cake_tcpts_free(t);
+}
+
+/* IN packets whose TSval ticks every tick_ns of their sender's clock, from t0 to t1. */
+static void peer_ticks(struct cake_tcpts *t, uint16_t port, uint64_t tick_ns, uint64_t t0,
+		       uint64_t t1)
+{
+	for (uint64_t now = t0; now < t1; now += 10 * MS)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = port, .ack = 1,
+					   .tsval = tick_ns ? (uint32_t)(now / tick_ns) + 7 : 7},
+		     0, now);
+}
+
+Test(tcpts, peer_tick_estimate)
+{
+	struct cake_tcpts *t = table(64);
+	struct seg_desc probe = {.dir = CAKE_TCPTS_IN, .ack = 1};
+	size_t n;
+
+	peer_ticks(t, 10, 1 * MS, 0, 1500 * MS);
+	peer_ticks(t, 11, 4 * MS, 0, 1500 * MS);
+	peer_ticks(t, 12, 1000, 0, 1500 * MS);
+	peer_ticks(t, 13, 0, 0, 17 * S);		   /* a clock that does not move */
+	peer_ticks(t, 14, 2 * MS, 0, 17 * S);		   /* 500 Hz: no stack uses it */
+	peer_ticks(t, 15, 1 * MS, 0, 900 * MS);		   /* under a second: not yet */
+	for (uint16_t port = 10; port <= 15; port++) {
+		static const uint32_t want[] = {1000000, 4000000, 1000, UINT32_MAX, UINT32_MAX, 0};
+
+		probe.port = port;
+		n = build(&probe);
+		cr_assert_eq(cake_tcpts_flow_tick(t, CAKE_TCPTS_IN, buf, (uint32_t)n),
+			     want[port - 10], "port %u", port);
+	}
+	cr_assert_eq(stats(t).ticks_known, 3);
+	cake_tcpts_free(t);
+}
+
+/*
+ * One flow, a local sender: a segment every 5 ms, the peer ACKs each at once. up_ns and
+ * down_ns are the one-way delays; the peer's clock ticks in 1 ms from its own zero.
+ */
+static void exchange(struct cake_tcpts *t, uint64_t t0, uint64_t t1, uint64_t up_ns,
+		     uint64_t down_ns, uint32_t *seq)
+{
+	for (uint64_t now = t0; now < t1; now += 5 * MS) {
+		uint32_t mine = (uint32_t)(now / MS) + 100000;
+		uint32_t theirs = (uint32_t)((now + up_ns) / MS) + 3;
+
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 20, .seq = *seq,
+					   .payload = 1000, .tsval = mine},
+		     0, now);
+		*seq += 1000;
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 20, .ack = *seq,
+					   .tsval = theirs, .tsecr = mine},
+		     0, now + up_ns + down_ns);
+	}
+}
+
+Test(tcpts, one_way_delay_per_direction)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+	uint32_t seq = 1;
+
+	exchange(t, 0, 2 * S, 10 * MS, 10 * MS, &seq); /* the baseline, and the tick */
+	cake_tcpts_take(t, sig);
+	cr_assert_gt(sig[CAKE_TCPTS_OUT].owd_samples, 50);
+	cr_assert_lt(sig[CAKE_TCPTS_OUT].qdelay_us, 1600);
+	cr_assert_lt(sig[CAKE_TCPTS_IN].qdelay_us, 1600);
+
+	exchange(t, 2 * S, 2500 * MS, 50 * MS, 10 * MS, &seq); /* the uplink queues 40 ms */
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].owd_flows, 1);
+	cr_assert(sig[CAKE_TCPTS_OUT].qdelay_us >= 38000 && sig[CAKE_TCPTS_OUT].qdelay_us <= 42000,
+		  "up %u", sig[CAKE_TCPTS_OUT].qdelay_us);
+	cr_assert_lt(sig[CAKE_TCPTS_IN].qdelay_us, 1600, "down %u", sig[CAKE_TCPTS_IN].qdelay_us);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_min_us, 60000);
+
+	exchange(t, 3 * S, 3500 * MS, 10 * MS, 60 * MS, &seq); /* now the downlink, 50 ms */
+	cake_tcpts_take(t, sig);
+	cr_assert(sig[CAKE_TCPTS_IN].qdelay_us >= 48000 && sig[CAKE_TCPTS_IN].qdelay_us <= 52000,
+		  "down %u", sig[CAKE_TCPTS_IN].qdelay_us);
+	cr_assert_lt(sig[CAKE_TCPTS_OUT].qdelay_us, 1600, "up %u", sig[CAKE_TCPTS_OUT].qdelay_us);
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, delivered_bytes)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	for (uint32_t i = 0; i < 20; i++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 30, .seq = 1 + 1000 * i,
+					   .payload = 1000, .tsval = 1},
+		     1100, i * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 30, .ack = 1, .tsval = 1}, 100,
+	     30 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 30, .ack = 10001, .tsval = 1},
+	     100, 31 * MS);
+	/* a hole at 10001: the SACK edge still tells what arrived */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 30, .ack = 10001, .tsval = 1,
+				   .sack_right = 20001},
+	     100, 32 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].delivered_bytes, 22000, "%lu",
+		     (unsigned long)sig[CAKE_TCPTS_OUT].delivered_bytes);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].delivered_bytes, 300);
+	cake_tcpts_free(t);
+}
+
+Test(tcpts, a_full_table_evicts_the_oldest)
+{
+	struct cake_tcpts *t = table(8);
+
+	for (uint16_t port = 1; port <= 100; port++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = port, .seq = 1,
+					   .payload = 10, .tsval = port},
+		     0, port * MS);
+	cr_assert_leq(stats(t).flows, 8);
+	cr_assert_geq(stats(t).evictions, 92);
+	/* An idle entry is reused without counting as an eviction. */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 999, .seq = 1, .payload = 10,
+				   .tsval = 1},
+	     0, 100 * S);
+	cr_assert_geq(stats(t).evictions, 92);
+	cr_assert_null(cake_tcpts_new(CAKE_TCPTS_MAX_FLOWS + 1, &key));
+	cake_tcpts_free(t);
+	cake_tcpts_free(NULL);
+}
+
+Test(tcpts, malformed_and_truncated_packets_are_ignored)
+{
+	struct cake_tcpts *t = table(64);
+	struct seg_desc s = {.dir = CAKE_TCPTS_IN, .port = 40, .ack = 5, .tsval = 9, .tsecr = 3,
+			     .sack_right = 9000};
+	size_t n = build(&s);
+	uint8_t good[256];
+
+	memcpy(good, buf, n);
+	for (size_t len = 0; len <= n; len++) { /* every prefix, in a buffer of exactly its size */
+		uint8_t *p = malloc(len ? len : 1);
+
+		memcpy(p, good, len);
+		cake_tcpts_packet(t, CAKE_TCPTS_IN, p, (uint32_t)len, 0, len);
+		cake_tcpts_packet(t, CAKE_TCPTS_OUT, p, (uint32_t)len, 0, len);
+		free(p);
+	}
+	cr_assert_geq(stats(t).ignored, 2 * (n - 1) - 4, "%lu", (unsigned long)stats(t).ignored);
+	/* Option lengths that lie: 0, 1, past the end; every byte value in the option area. */
+	for (unsigned v = 0; v < 256; v++) {
+		for (size_t at = 40; at < n; at++) {
+			uint8_t *p = malloc(n);
+
+			memcpy(p, good, n);
+			p[at] = (uint8_t)v;
+			cake_tcpts_packet(t, CAKE_TCPTS_IN, p, (uint32_t)n, 0, S + v);
+			free(p);
+		}
+	}
+	cr_assert_gt(stats(t).packets, 0);
+	cake_tcpts_free(t);
+}
+
+/* Per-packet cost: 64 flows, a data segment out and an ACK in, alternating. */
+Test(tcpts, cost_per_packet)
+{
+	enum { FLOWS = 64, ROUNDS = 4000 };
+	static uint8_t pk[2][FLOWS][128];
+	static size_t len[2][FLOWS];
+	struct cake_tcpts *t = table(1024);
+	struct timespec a, b;
+	double ns;
+
+	for (uint16_t f = 0; f < FLOWS; f++) {
+		len[0][f] = build(&(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 1000 + f,
+						     .seq = 1, .payload = 60, .tsval = 1});
+		memcpy(pk[0][f], buf, len[0][f]);
+		len[1][f] = build(&(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 1000 + f,
+						     .ack = 61, .tsval = 1, .tsecr = 1});
+		memcpy(pk[1][f], buf, len[1][f]);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (uint32_t r = 0; r < ROUNDS; r++)
+		for (int f = 0; f < FLOWS; f++)
+			for (int d = 0; d < 2; d++) {
+				uint8_t *p = pk[d][f];
+				uint8_t *ts = p + 20 + 20 + 4; /* TSval */
+
+				pb_put32(ts + (d ? 4 : 0), r); /* OUT TSval r, IN TSecr r */
+				pb_put32(p + 20 + (d ? 8 : 4), 1 + 60 * r);
+				cake_tcpts_packet(t, (enum cake_tcpts_dir)d, p, (uint32_t)len[d][f],
+						  0, (uint64_t)r * MS + (uint64_t)d * 100000);
+			}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
+	     (2.0 * FLOWS * ROUNDS);
+	printf("tcpts: %.0f ns per packet (%d flows, data out / ACK in)\n", ns, FLOWS);
+	cr_assert_gt(stats(t).rtt_samples, FLOWS * ROUNDS / 2);
+	cr_assert_lt(ns, 5000.0, "a loose bound: sanitizer builds are slow");
+	cake_tcpts_free(t);
+}
