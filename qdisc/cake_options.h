@@ -62,6 +62,8 @@ enum cake_option_bits {
 	CAKE_OPT_MEMLIMIT = 1u << 13,
 	CAKE_OPT_FWMARK = 1u << 14,
 	CAKE_OPT_PEER_ISOLATION = 1u << 15,
+	CAKE_OPT_AUTORATE_RANGE = 1u << 16, /* autorate MIN MAX, autorate off */
+	CAKE_OPT_AUTORATE_TARGET = 1u << 17, /* autorate-target TIME */
 };
 
 struct cake_options {
@@ -85,6 +87,15 @@ struct cake_options {
 	uint32_t fwmark_mask;          /* accepted and stored; no effect in cakewg */
 	/* cakewg extension: the "host" of host isolation is the WireGuard peer. */
 	bool peer_isolation;
+	/*
+	 * cakewg extension: `autorate MIN MAX` — the shaper follows a link whose capacity
+	 * changes, between MIN and MAX (bytes/s), driven by qdisc/autorate.h from the
+	 * tunnel's own signals; rate_bytes_per_sec is the start rate. The CAKE instance
+	 * itself only stores these; the device that owns the instance runs the controller.
+	 */
+	bool autorate;
+	uint64_t autorate_min, autorate_max;
+	uint32_t autorate_target_us; /* the queueing delay allowed; 0: the controller's default */
 };
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "qdisc/autorate.h"
 #include "qdisc/cake_options.h"
 
 enum cake_stats_limits {
@@ -83,6 +84,12 @@ struct cake_stats {
 	/* tins[i] is the tin tc prints in column i: Bulk first for diffserv3/diffserv4
 	 * ("Bulk  Best Effort  Voice"), index order otherwise ("Tin 0" ...). */
 	struct cake_tin_stats tins[CAKE_STATS_MAX_TINS];
+
+	/* autorate MIN MAX: the controller's state, filled by the instance's owner (the
+	 * qdisc does not run the controller); autorate_age_ns is now - its last change. */
+	bool has_autorate;
+	struct cake_autorate_status autorate;
+	uint64_t autorate_age_ns;
 };
 
 /* `tc -s class show` for one flow queue (kernel cake_dump_class_stats). */
