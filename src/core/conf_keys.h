@@ -6,13 +6,13 @@
  *
  *  - WG_CONF_FILE: a wg-quick file, read by wgconf.c and written by wgconf_write.c;
  *  - WG_CONF_SET: a UAPI `set=1` request, read by uapi.c and written by uapi_set_write.c;
- *  - WG_CONF_GET: a UAPI `get=1` reply, written by uapi.c;
+ *  - WG_CONF_GET: a UAPI `get=1` reply, written by uapi.c and read by uapi_reply.c;
  *  - WG_CONF_ARG: the words of `cakewg set`, read by tools/cakewg/cmd_set.c.
  *
  * A value type (struct wg_conf_type) has one parser and one printer. Where the surfaces
  * differ by protocol, the parser takes the surface: keys are hex on the UAPI and base64
  * elsewhere, numbers decimal on the UAPI and wg's words (`off`, 0x...) elsewhere, an
- * endpoint on the UAPI a literal address. What needs I/O stays with the surface: `cakewg
+ * endpoint in a request a literal address (a reply may also name a host, kept as text). What needs I/O stays with the surface: `cakewg
  * set` reads key files and resolves names (struct wg_conf_key's arg_form says which), then
  * hands the text to the same parser.
  *
@@ -168,7 +168,7 @@ const char *wg_conf_key_name(const struct wg_conf_key *key, enum wg_conf_surface
 
 /*
  * The key that surface s names so in section sec (name compared case-insensitively in
- * files), or NULL. On SET and ARG a STARTS_PEER key is found in either section, and on
+ * files), or NULL. On SET, GET and ARG a STARTS_PEER key is found in either section, and on
  * ARG an ARG_ANYWHERE key too. Keys with a flag in skip are left out.
  */
 const struct wg_conf_key *wg_conf_key_find(enum wg_conf_surface s, enum wg_conf_section sec,

@@ -56,20 +56,27 @@ static int allowedip_one(const struct wg_conf_key *k, struct wg_devconf_peer *pe
 		       : WG_CONF_OK;
 }
 
-static int allowedip_uapi(struct wg_devconf_peer *peer, const char *v, size_t n,
-			  struct wg_conf_result *r)
+/*
+ * One entry a line: a request may remove one ("-"); a reply only lists what the peer
+ * has, "addr/cidr" with the '/' and, as wg reads it, leading zeros in the cidr allowed.
+ */
+static int allowedip_uapi(struct wg_devconf_peer *peer, enum wg_conf_surface s, const char *v,
+			  size_t n, struct wg_conf_result *r)
 {
 	struct wg_ipaddr_prefix pfx;
 	uint32_t flags = 0;
 	const char *e = v;
 
-	if (n && e[0] == '-') {
+	if (s == WG_CONF_SET && n && e[0] == '-') {
 		flags = WG_DEVCONF_AIP_REMOVE_ME;
 		e++;
 		n--;
 	}
-	if (wg_ipaddr_prefix_parse(&pfx, e, n, WG_IPADDR_PREFIX_CIDR_REQUIRED) !=
-	    WG_IPADDR_PREFIX_OK)
+	if ((s == WG_CONF_GET && !memchr(e, '/', n)) ||
+	    wg_ipaddr_prefix_parse(&pfx, e, n,
+				   s == WG_CONF_GET ? WG_IPADDR_PREFIX_CIDR_OPTIONAL
+						    : WG_IPADDR_PREFIX_CIDR_REQUIRED) !=
+		    WG_IPADDR_PREFIX_OK)
 		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
 	return wg_devconf_peer_add_allowedip(peer, &pfx, flags)
 		       ? wg_conf_fail(r, WG_CONF_E_NOMEM, v, n)
@@ -82,8 +89,8 @@ static int allowedips_parse(const struct wg_conf_key *k, const struct wg_conf_ta
 {
 	const char *end = v + n;
 
-	if (s == WG_CONF_SET)
-		return allowedip_uapi(t->peer, v, n, r);
+	if (s == WG_CONF_SET || s == WG_CONF_GET)
+		return allowedip_uapi(t->peer, s, v, n, r);
 	t->peer->flags |= WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
 	/* `cakewg set ... allowed-ips ""` replaces them with nothing */
 	if (!n)
