@@ -119,7 +119,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
-	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_ARG_ANYWHERE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG | WG_CONF_KEY_ARG_ANYWHERE,
 	 .type = &wg_conf_type_cake,
 	 .offset = DEV(cake),
 	 .file_pos = 10,
@@ -131,7 +131,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
-	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_ARG_ANYWHERE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG | WG_CONF_KEY_ARG_ANYWHERE,
 	 .type = &wg_conf_type_cake,
 	 .offset = DEV(cake_ingress),
 	 .file_pos = 11,
@@ -144,7 +144,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
-	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_ARG_ANYWHERE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG | WG_CONF_KEY_ARG_ANYWHERE,
 	 .type = &wg_conf_type_underlay_limit,
 	 .offset = DEV(underlay_limit),
 	 .has = WG_DEVCONF_HAS_UNDERLAY_LIMIT,
@@ -416,15 +416,17 @@ int wg_conf_key_parse(const struct wg_conf_key *key, const struct wg_conf_target
 }
 
 static int print_key(const struct wg_conf_key *k, const struct wg_conf_target *t,
-		     enum wg_conf_surface s, unsigned int skip, struct wg_devconf_buf *out)
+		     enum wg_conf_surface s, unsigned int need, unsigned int skip,
+		     struct wg_devconf_buf *out)
 {
-	if (!(k->out & s) || (k->flags & skip))
+	if (!(k->out & s) || (k->flags & need) != need || (k->flags & skip))
 		return 0;
 	return k->type->print(k, t, s, out);
 }
 
 int wg_conf_section_write(const struct wg_conf_target *t, enum wg_conf_surface s,
-			  enum wg_conf_section sec, unsigned int skip, struct wg_devconf_buf *out)
+			  enum wg_conf_section sec, unsigned int need, unsigned int skip,
+			  struct wg_devconf_buf *out)
 {
 	/* a file goes by file_pos, the UAPI by the table's order */
 	size_t rounds = s == WG_CONF_FILE ? wg_conf_n_keys : 1;
@@ -436,7 +438,7 @@ int wg_conf_section_write(const struct wg_conf_target *t, enum wg_conf_surface s
 
 			if (k->section != sec || (s == WG_CONF_FILE && k->file_pos != pos))
 				continue;
-			ret = print_key(k, t, s, skip, out);
+			ret = print_key(k, t, s, need, skip, out);
 			if (ret)
 				return ret;
 		}

@@ -136,9 +136,10 @@ static bool entry_written(const struct wg_devconf_peer *peer, size_t i)
 	return true;
 }
 
-static void allowedips_file(const struct wg_conf_key *k, const struct wg_devconf_peer *peer,
+static void allowedips_file(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			    struct wg_devconf_buf *out)
 {
+	const struct wg_devconf_peer *peer = t->peer;
 	/* Without replace, plain entries need '+' to stay incremental. */
 	const char *add = peer->flags & WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS ? "" : "+";
 	char text[WG_IPADDR_PREFIX_STRLEN];
@@ -149,7 +150,7 @@ static void allowedips_file(const struct wg_conf_key *k, const struct wg_devconf
 
 		if (!entry_written(peer, i))
 			continue;
-		wg_ipaddr_prefix_format(text, &aip->prefix);
+		wg_ipaddr_prefix_format_as(text, &aip->prefix, t->addr_text);
 		wg_devconf_buf_printf(out, "%s%s%s%s", first ? k->file : ", ", first ? " = " : "",
 				      aip->flags & WG_DEVCONF_AIP_REMOVE_ME ? "-" : add, text);
 		first = false;
@@ -166,7 +167,7 @@ static int allowedips_print(const struct wg_conf_key *k, const struct wg_conf_ta
 	char text[WG_IPADDR_PREFIX_STRLEN + 1];
 
 	if (s == WG_CONF_FILE) {
-		allowedips_file(k, peer, out);
+		allowedips_file(k, t, out);
 		return 0;
 	}
 	for (size_t i = 0; i < peer->n_allowedips; i++) {

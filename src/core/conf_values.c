@@ -318,7 +318,8 @@ static int endpoint_print(const struct wg_conf_key *k, const struct wg_conf_targ
 			if (s == WG_CONF_GET)
 				return 0;
 		}
-		wg_ipaddr_endpoint_format(text, ep);
+		wg_ipaddr_endpoint_format_as(
+			text, ep, s == WG_CONF_FILE ? t->addr_text : WG_IPADDR_TEXT_RFC5952);
 		wg_conf_put(out, k, s, text);
 		return 0;
 	}

@@ -120,7 +120,7 @@ static int get_line(void *ctx, const char *key, size_t klen, const char *v, size
 
 int wg_uapi_reply_get_parse(const char *text, size_t len, struct wg_devconf **out)
 {
-	struct wg_conf_target t = {wg_devconf_new(), NULL};
+	struct wg_conf_target t = {.conf = wg_devconf_new()};
 	int ret;
 
 	*out = NULL;

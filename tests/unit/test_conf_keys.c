@@ -160,6 +160,9 @@ Test(conf_keys, every_row_is_complete)
 		}
 		cr_assert_eq(!!k->uapi, !!((k->in | k->out) & (WG_CONF_SET | WG_CONF_GET)), "%s",
 			     any);
+		/* cakewg's own keys are unknown to wg */
+		cr_assert(!(k->flags & WG_CONF_KEY_CAKEWG) || (k->flags & WG_CONF_KEY_QUICK), "%s",
+			  any);
 		/* get reads what it writes */
 		cr_assert_eq(!!(k->in & WG_CONF_GET), !!(k->out & WG_CONF_GET), "%s", any);
 		/* a file reads what it writes; each has a place in its section */
@@ -438,7 +441,7 @@ Test(conf_keys, numbers_by_surface)
 
 		cr_assert(p && k, "%s", t[i].name);
 		c->fwmark = p->persistent_keepalive_secs = 7;
-		ret = wg_conf_key_parse(k, &(struct wg_conf_target){c, p}, t[i].s, t[i].value,
+		ret = wg_conf_key_parse(k, &(struct wg_conf_target){.conf = c, .peer = p}, t[i].s, t[i].value,
 					strlen(t[i].value), &r);
 		cr_assert_eq(ret == WG_CONF_OK, t[i].ok, "%s %s", t[i].name, t[i].value);
 		if (t[i].ok)
@@ -463,7 +466,7 @@ Test(conf_keys, messages_come_from_the_row)
 
 	cr_assert(k && c);
 	cr_assert_eq(
-		wg_conf_key_parse(k, &(struct wg_conf_target){c, NULL}, WG_CONF_ARG, "1mb", 3, &r),
+		wg_conf_key_parse(k, &(struct wg_conf_target){.conf = c}, WG_CONF_ARG, "1mb", 3, &r),
 		WG_CONF_E_VALUE);
 	wg_conf_key_message(k, WG_CONF_ARG, r.err, &r, "1mb", msg, sizeof(msg));
 	cr_assert_str_eq(msg, "Underlay limit is neither auto, off nor 8192-393216 bytes: `1mb'");
@@ -473,7 +476,7 @@ Test(conf_keys, messages_come_from_the_row)
 	wg_conf_key_message(k, WG_CONF_FILE, r.err, &r, "1mb", msg, 8);
 	cr_assert_str_eq(msg, "Underla");
 	k = wg_conf_key_find(WG_CONF_ARG, WG_CONF_INTERFACE, "cake", 4, 0);
-	cr_assert_eq(wg_conf_key_parse(k, &(struct wg_conf_target){c, NULL}, WG_CONF_ARG,
+	cr_assert_eq(wg_conf_key_parse(k, &(struct wg_conf_target){.conf = c}, WG_CONF_ARG,
 				       "bandwidth 1mbit bogus", 21, &r),
 		     WG_CONF_E_VALUE);
 	wg_conf_key_message(k, WG_CONF_ARG, r.err, &r, "", msg, sizeof(msg));
