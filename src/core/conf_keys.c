@@ -119,7 +119,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
-	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_ARG_ANYWHERE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG | WG_CONF_KEY_ARG_ANYWHERE,
 	 .type = &wg_conf_type_cake,
 	 .offset = DEV(cake),
 	 .file_pos = 10,
@@ -131,7 +131,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
-	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_ARG_ANYWHERE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG | WG_CONF_KEY_ARG_ANYWHERE,
 	 .type = &wg_conf_type_cake,
 	 .offset = DEV(cake_ingress),
 	 .file_pos = 11,
@@ -144,7 +144,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
-	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_ARG_ANYWHERE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG | WG_CONF_KEY_ARG_ANYWHERE,
 	 .type = &wg_conf_type_underlay_limit,
 	 .offset = DEV(underlay_limit),
 	 .has = WG_DEVCONF_HAS_UNDERLAY_LIMIT,
@@ -161,7 +161,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "private_key",
 	 .arg = "private-key",
 	 .section = WG_CONF_INTERFACE,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .flags = WG_CONF_KEY_SECRET | WG_CONF_KEY_ZERO_UNSET,
 	 .type = &wg_conf_type_key,
@@ -177,7 +177,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "listen_port",
 	 .arg = "listen-port",
 	 .section = WG_CONF_INTERFACE,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .flags = WG_CONF_KEY_ZERO_UNSET,
 	 .type = &wg_conf_type_port,
@@ -193,7 +193,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "fwmark",
 	 .arg = "fwmark",
 	 .section = WG_CONF_INTERFACE,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .flags = WG_CONF_KEY_ZERO_UNSET,
 	 .type = &wg_conf_type_fwmark,
@@ -217,7 +217,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "public_key",
 	 .arg = "peer",
 	 .section = WG_CONF_PEER,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .flags = WG_CONF_KEY_STARTS_PEER | WG_CONF_KEY_REQUIRED,
 	 .type = &wg_conf_type_key,
@@ -248,7 +248,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "preshared_key",
 	 .arg = "preshared-key",
 	 .section = WG_CONF_PEER,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .flags = WG_CONF_KEY_SECRET,
 	 .type = &wg_conf_type_key,
@@ -262,7 +262,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 		 {WG_CONF_E_VALUE, WG_CONF_ARG, KEY_FILE_MSG})},
 	{.uapi = "protocol_version",
 	 .section = WG_CONF_PEER,
-	 .in = WG_CONF_SET,
+	 .in = WG_CONF_SET | WG_CONF_GET,
 	 .out = WG_CONF_GET,
 	 .type = &wg_conf_type_protocol_version,
 	 .offset = PEER(protocol_version),
@@ -271,7 +271,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "endpoint",
 	 .arg = "endpoint",
 	 .section = WG_CONF_PEER,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .type = &wg_conf_type_endpoint,
 	 .offset = PEER(endpoint),
@@ -290,21 +290,25 @@ const struct wg_conf_key wg_conf_keys[] = {
 		      {WG_CONF_E_VALUE, WG_CONF_ARG, "Neither IPv4 nor IPv6 address found: `%v'"})},
 	{.uapi = "last_handshake_time_sec",
 	 .section = WG_CONF_PEER,
+	 .in = WG_CONF_GET,
 	 .out = WG_CONF_GET,
 	 .type = &wg_conf_type_time,
 	 .offset = PEER(last_handshake_sec)},
 	{.uapi = "last_handshake_time_nsec",
 	 .section = WG_CONF_PEER,
+	 .in = WG_CONF_GET,
 	 .out = WG_CONF_GET,
 	 .type = &wg_conf_type_time,
 	 .offset = PEER(last_handshake_nsec)},
 	{.uapi = "tx_bytes",
 	 .section = WG_CONF_PEER,
+	 .in = WG_CONF_GET,
 	 .out = WG_CONF_GET,
 	 .type = &wg_conf_type_counter,
 	 .offset = PEER(tx_bytes)},
 	{.uapi = "rx_bytes",
 	 .section = WG_CONF_PEER,
+	 .in = WG_CONF_GET,
 	 .out = WG_CONF_GET,
 	 .type = &wg_conf_type_counter,
 	 .offset = PEER(rx_bytes)},
@@ -312,7 +316,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "persistent_keepalive_interval",
 	 .arg = "persistent-keepalive",
 	 .section = WG_CONF_PEER,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .type = &wg_conf_type_keepalive,
 	 .offset = PEER(persistent_keepalive_secs),
@@ -334,7 +338,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .uapi = "allowed_ip",
 	 .arg = "allowed-ips",
 	 .section = WG_CONF_PEER,
-	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
+	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET | WG_CONF_GET,
 	 .type = &wg_conf_type_allowedips,
 	 .offset = PEER(allowedips),
@@ -412,15 +416,17 @@ int wg_conf_key_parse(const struct wg_conf_key *key, const struct wg_conf_target
 }
 
 static int print_key(const struct wg_conf_key *k, const struct wg_conf_target *t,
-		     enum wg_conf_surface s, unsigned int skip, struct wg_devconf_buf *out)
+		     enum wg_conf_surface s, unsigned int need, unsigned int skip,
+		     struct wg_devconf_buf *out)
 {
-	if (!(k->out & s) || (k->flags & skip))
+	if (!(k->out & s) || (k->flags & need) != need || (k->flags & skip))
 		return 0;
 	return k->type->print(k, t, s, out);
 }
 
 int wg_conf_section_write(const struct wg_conf_target *t, enum wg_conf_surface s,
-			  enum wg_conf_section sec, unsigned int skip, struct wg_devconf_buf *out)
+			  enum wg_conf_section sec, unsigned int need, unsigned int skip,
+			  struct wg_devconf_buf *out)
 {
 	/* a file goes by file_pos, the UAPI by the table's order */
 	size_t rounds = s == WG_CONF_FILE ? wg_conf_n_keys : 1;
@@ -432,7 +438,7 @@ int wg_conf_section_write(const struct wg_conf_target *t, enum wg_conf_surface s
 
 			if (k->section != sec || (s == WG_CONF_FILE && k->file_pos != pos))
 				continue;
-			ret = print_key(k, t, s, skip, out);
+			ret = print_key(k, t, s, need, skip, out);
 			if (ret)
 				return ret;
 		}

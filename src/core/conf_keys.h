@@ -4,15 +4,16 @@
  * the surfaces that read and write it, its value type, the devconf field and HAS_ flag it
  * sets, and the messages that refuse a bad value. Four surfaces walk the table:
  *
- *  - WG_CONF_FILE: a wg-quick file, read by wgconf.c and written by wgconf_write.c;
+ *  - WG_CONF_FILE: a wg-quick file, read by wgconf.c and written by wgconf_write.c
+ *    (SaveConfig, and `cakewg showconf` in wg showconf's layout);
  *  - WG_CONF_SET: a UAPI `set=1` request, read by uapi.c and written by uapi_set_write.c;
- *  - WG_CONF_GET: a UAPI `get=1` reply, written by uapi.c;
+ *  - WG_CONF_GET: a UAPI `get=1` reply, written by uapi.c and read by uapi_reply.c;
  *  - WG_CONF_ARG: the words of `cakewg set`, read by tools/cakewg/cmd_set.c.
  *
  * A value type (struct wg_conf_type) has one parser and one printer. Where the surfaces
  * differ by protocol, the parser takes the surface: keys are hex on the UAPI and base64
  * elsewhere, numbers decimal on the UAPI and wg's words (`off`, 0x...) elsewhere, an
- * endpoint on the UAPI a literal address. What needs I/O stays with the surface: `cakewg
+ * endpoint in a request a literal address (a reply may also name a host, kept as text). What needs I/O stays with the surface: `cakewg
  * set` reads key files and resolves names (struct wg_conf_key's arg_form says which), then
  * hands the text to the same parser.
  *
@@ -29,6 +30,7 @@
 
 #include "qdisc/cake_parse.h"
 #include "src/core/devconf.h"
+#include "src/core/ipaddr.h"
 
 enum wg_conf_surface {
 	WG_CONF_FILE = 1U << 0,
@@ -61,6 +63,9 @@ enum wg_conf_key_flags {
 	WG_CONF_KEY_ENDS_RECORD = 1U << 6,
 	/* In a file the value is the raw rest of the line, comment included (hooks). */
 	WG_CONF_KEY_RAW = 1U << 7,
+	/* cakewg's own key, unknown to wg and to wg-quick: `cakewg showconf` writes it after
+	 * wg's keys (a SaveConfig file, with wg-quick's, before them). */
+	WG_CONF_KEY_CAKEWG = 1U << 8,
 };
 
 /* How `cakewg set` takes the value: the I/O the tool does before the parser runs. */
@@ -101,6 +106,8 @@ enum wg_conf_limits {
 struct wg_conf_target {
 	struct wg_devconf *conf;
 	struct wg_devconf_peer *peer;
+	/* How a file writes addresses (RFC 5952 unless told; the UAPI always is). */
+	enum wg_ipaddr_text addr_text;
 };
 
 struct wg_conf_key;
@@ -168,7 +175,7 @@ const char *wg_conf_key_name(const struct wg_conf_key *key, enum wg_conf_surface
 
 /*
  * The key that surface s names so in section sec (name compared case-insensitively in
- * files), or NULL. On SET and ARG a STARTS_PEER key is found in either section, and on
+ * files), or NULL. On SET, GET and ARG a STARTS_PEER key is found in either section, and on
  * ARG an ARG_ANYWHERE key too. Keys with a flag in skip are left out.
  */
 const struct wg_conf_key *wg_conf_key_find(enum wg_conf_surface s, enum wg_conf_section sec,
@@ -183,11 +190,12 @@ int wg_conf_key_parse(const struct wg_conf_key *key, const struct wg_conf_target
 
 /*
  * Writes the keys of one section for surface s (FILE, SET or GET) in that surface's
- * order, leaving out keys with a flag in skip. Returns 0, WG_CONF_PRINT_END or the
- * first error.
+ * order, leaving out keys that lack one of the flags in need or have one in skip.
+ * Returns 0, WG_CONF_PRINT_END or the first error.
  */
 int wg_conf_section_write(const struct wg_conf_target *t, enum wg_conf_surface s,
-			  enum wg_conf_section sec, unsigned int skip, struct wg_devconf_buf *out);
+			  enum wg_conf_section sec, unsigned int need, unsigned int skip,
+			  struct wg_devconf_buf *out);
 
 /* The message for r->err (or a warning code) on surface s, shown quoting the text. */
 void wg_conf_key_message(const struct wg_conf_key *key, enum wg_conf_surface s, int code,

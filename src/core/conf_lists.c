@@ -56,20 +56,27 @@ static int allowedip_one(const struct wg_conf_key *k, struct wg_devconf_peer *pe
 		       : WG_CONF_OK;
 }
 
-static int allowedip_uapi(struct wg_devconf_peer *peer, const char *v, size_t n,
-			  struct wg_conf_result *r)
+/*
+ * One entry a line: a request may remove one ("-"); a reply only lists what the peer
+ * has, "addr/cidr" with the '/' and, as wg reads it, leading zeros in the cidr allowed.
+ */
+static int allowedip_uapi(struct wg_devconf_peer *peer, enum wg_conf_surface s, const char *v,
+			  size_t n, struct wg_conf_result *r)
 {
 	struct wg_ipaddr_prefix pfx;
 	uint32_t flags = 0;
 	const char *e = v;
 
-	if (n && e[0] == '-') {
+	if (s == WG_CONF_SET && n && e[0] == '-') {
 		flags = WG_DEVCONF_AIP_REMOVE_ME;
 		e++;
 		n--;
 	}
-	if (wg_ipaddr_prefix_parse(&pfx, e, n, WG_IPADDR_PREFIX_CIDR_REQUIRED) !=
-	    WG_IPADDR_PREFIX_OK)
+	if ((s == WG_CONF_GET && !memchr(e, '/', n)) ||
+	    wg_ipaddr_prefix_parse(&pfx, e, n,
+				   s == WG_CONF_GET ? WG_IPADDR_PREFIX_CIDR_OPTIONAL
+						    : WG_IPADDR_PREFIX_CIDR_REQUIRED) !=
+		    WG_IPADDR_PREFIX_OK)
 		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
 	return wg_devconf_peer_add_allowedip(peer, &pfx, flags)
 		       ? wg_conf_fail(r, WG_CONF_E_NOMEM, v, n)
@@ -82,8 +89,8 @@ static int allowedips_parse(const struct wg_conf_key *k, const struct wg_conf_ta
 {
 	const char *end = v + n;
 
-	if (s == WG_CONF_SET)
-		return allowedip_uapi(t->peer, v, n, r);
+	if (s == WG_CONF_SET || s == WG_CONF_GET)
+		return allowedip_uapi(t->peer, s, v, n, r);
 	t->peer->flags |= WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
 	/* `cakewg set ... allowed-ips ""` replaces them with nothing */
 	if (!n)
@@ -129,9 +136,10 @@ static bool entry_written(const struct wg_devconf_peer *peer, size_t i)
 	return true;
 }
 
-static void allowedips_file(const struct wg_conf_key *k, const struct wg_devconf_peer *peer,
+static void allowedips_file(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			    struct wg_devconf_buf *out)
 {
+	const struct wg_devconf_peer *peer = t->peer;
 	/* Without replace, plain entries need '+' to stay incremental. */
 	const char *add = peer->flags & WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS ? "" : "+";
 	char text[WG_IPADDR_PREFIX_STRLEN];
@@ -142,7 +150,7 @@ static void allowedips_file(const struct wg_conf_key *k, const struct wg_devconf
 
 		if (!entry_written(peer, i))
 			continue;
-		wg_ipaddr_prefix_format(text, &aip->prefix);
+		wg_ipaddr_prefix_format_as(text, &aip->prefix, t->addr_text);
 		wg_devconf_buf_printf(out, "%s%s%s%s", first ? k->file : ", ", first ? " = " : "",
 				      aip->flags & WG_DEVCONF_AIP_REMOVE_ME ? "-" : add, text);
 		first = false;
@@ -159,7 +167,7 @@ static int allowedips_print(const struct wg_conf_key *k, const struct wg_conf_ta
 	char text[WG_IPADDR_PREFIX_STRLEN + 1];
 
 	if (s == WG_CONF_FILE) {
-		allowedips_file(k, peer, out);
+		allowedips_file(k, t, out);
 		return 0;
 	}
 	for (size_t i = 0; i < peer->n_allowedips; i++) {

@@ -37,6 +37,12 @@ static bool present(const struct wg_conf_key *k, const struct wg_conf_target *t)
 	return !k->has || (*flags_of(k, t) & k->has);
 }
 
+/* The UAPI (a `set=1` request, a `get=1` reply) says keys in hex and numbers in decimal. */
+static bool uapi(enum wg_conf_surface s)
+{
+	return s == WG_CONF_SET || s == WG_CONF_GET;
+}
+
 /* Zero means unset on this surface. */
 static bool omit_zero(const struct wg_conf_key *k, enum wg_conf_surface s)
 {
@@ -76,12 +82,17 @@ static int key_parse(const struct wg_conf_key *k, const struct wg_conf_target *t
 		     enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
 {
 	uint8_t *key = wg_conf_field(k, t);
-	bool ok = s == WG_CONF_SET ? wg_encoding_key_from_hex(key, v, n)
-				   : wg_encoding_key_from_base64(key, v, n);
+	bool ok = uapi(s) ? wg_encoding_key_from_hex(key, v, n)
+			  : wg_encoding_key_from_base64(key, v, n);
 
 	if (!ok)
 		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
-	mark(k, t);
+	/* get says "none" as the zero key (key_print), as wg reads it */
+	if (s == WG_CONF_GET && !(k->flags & (WG_CONF_KEY_REQUIRED | WG_CONF_KEY_ZERO_UNSET)) &&
+	    cw_is_zero(key, WG_ENCODING_KEY_LEN))
+		*flags_of(k, t) &= ~k->has;
+	else
+		mark(k, t);
 	return WG_CONF_OK;
 }
 
@@ -140,23 +151,31 @@ static int port_print(const struct wg_conf_key *k, const struct wg_conf_target *
 
 const struct wg_conf_type wg_conf_type_port = {"port", port_parse, port_print, NULL};
 
-/* --- fwmark: decimal on the UAPI; "off", decimal or 0x... as wg reads it elsewhere --- */
+/* --- numbers wg also says in words: decimal on the UAPI; "off" for 0 elsewhere, and
+ * 0x... where hex is allowed (a fwmark), as wg reads them --- */
+
+static int number_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r,
+			uint64_t max, bool hex, uint64_t *num)
+{
+	bool ok = uapi(s) ? wg_encoding_parse_uint(num, v, n, 10, max)
+			  : wg_devconf_parse_number(num, v, n, max, hex);
+
+	if (!ok)
+		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
+	mark(k, t);
+	return WG_CONF_OK;
+}
 
 static int fwmark_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
 {
-	uint32_t *mark_field = wg_conf_field(k, t);
 	uint64_t num;
+	int ret = number_parse(k, t, s, v, n, r, UINT32_MAX, true, &num);
 
-	if (s == WG_CONF_SET) {
-		if (!wg_encoding_parse_uint(&num, v, n, 10, UINT32_MAX))
-			return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
-		*mark_field = (uint32_t)num;
-	} else if (!wg_devconf_parse_fwmark(mark_field, v, n)) {
-		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
-	}
-	mark(k, t);
-	return WG_CONF_OK;
+	if (!ret)
+		*(uint32_t *)wg_conf_field(k, t) = (uint32_t)num;
+	return ret;
 }
 
 static int fwmark_print(const struct wg_conf_key *k, const struct wg_conf_target *t,
@@ -174,24 +193,18 @@ static int fwmark_print(const struct wg_conf_key *k, const struct wg_conf_target
 
 const struct wg_conf_type wg_conf_type_fwmark = {"fwmark", fwmark_parse, fwmark_print, NULL};
 
-/* --- persistent keepalive: decimal on the UAPI; "off" or seconds elsewhere --- */
+/* --- persistent keepalive: seconds, or "off" outside the UAPI --- */
 
 static int keepalive_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			   enum wg_conf_surface s, const char *v, size_t n,
 			   struct wg_conf_result *r)
 {
-	uint16_t *secs = wg_conf_field(k, t);
 	uint64_t num;
+	int ret = number_parse(k, t, s, v, n, r, UINT16_MAX, false, &num);
 
-	if (s == WG_CONF_SET) {
-		if (!wg_encoding_parse_uint(&num, v, n, 10, UINT16_MAX))
-			return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
-		*secs = (uint16_t)num;
-	} else if (!wg_devconf_parse_keepalive(secs, v, n)) {
-		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
-	}
-	mark(k, t);
-	return WG_CONF_OK;
+	if (!ret)
+		*(uint16_t *)wg_conf_field(k, t) = (uint16_t)num;
+	return ret;
 }
 
 /* A file says "off" for zero; get always says the number, flag or not. */
@@ -247,11 +260,42 @@ static int endpoint_parse_file(const struct wg_conf_key *k, const struct wg_conf
 	return WG_CONF_OK;
 }
 
+/* A get reply: a literal address, else a name (or a named IPv6 zone) kept as text, since
+ * resolving it is I/O. */
+static int endpoint_parse_get(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			      const char *v, size_t n, struct wg_conf_result *r)
+{
+	struct wg_devconf_peer *peer = t->peer;
+	const char *host, *port;
+	size_t hl, pl;
+
+	peer->flags &=
+		~(uint32_t)(WG_DEVCONF_PEER_HAS_ENDPOINT | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
+	peer->endpoint_host[0] = '\0';
+	peer->endpoint_port = 0;
+	if (!wg_ipaddr_endpoint_parse(wg_conf_field(k, t), v, n)) {
+		mark(k, t);
+		return WG_CONF_OK;
+	}
+	if (wg_ipaddr_endpoint_split(v, n, &host, &hl, &port, &pl) !=
+		    WG_IPADDR_ENDPOINT_SPLIT_OK ||
+	    !wg_ipaddr_port_parse(&peer->endpoint_port, port, pl) ||
+	    (!wg_ipaddr_is_host_name(host, hl) && !wg_ipaddr_is_zoned_v6_name(host, hl)) ||
+	    hl >= sizeof(peer->endpoint_host))
+		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
+	memcpy(peer->endpoint_host, host, hl);
+	peer->endpoint_host[hl] = '\0';
+	peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+	return WG_CONF_OK;
+}
+
 static int endpoint_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			  enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
 {
 	if (s == WG_CONF_FILE)
 		return endpoint_parse_file(k, t, v, n, r);
+	if (s == WG_CONF_GET)
+		return endpoint_parse_get(k, t, v, n, r);
 	if (wg_ipaddr_endpoint_parse(wg_conf_field(k, t), v, n))
 		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
 	mark(k, t);
@@ -274,7 +318,8 @@ static int endpoint_print(const struct wg_conf_key *k, const struct wg_conf_targ
 			if (s == WG_CONF_GET)
 				return 0;
 		}
-		wg_ipaddr_endpoint_format(text, ep);
+		wg_ipaddr_endpoint_format_as(
+			text, ep, s == WG_CONF_FILE ? t->addr_text : WG_IPADDR_TEXT_RFC5952);
 		wg_conf_put(out, k, s, text);
 		return 0;
 	}
@@ -416,12 +461,17 @@ const struct wg_conf_type wg_conf_type_replace = {"replace", replace_parse, true
 
 /* --- protocol_version: only 1 is taken; get says the peer's (1 when unknown) --- */
 
+/* A request must say 1; a reply's number is kept, anything else skipped (as wg does). */
 static int version_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			 enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
 {
-	(void)k;
-	(void)t;
-	(void)s;
+	uint64_t version;
+
+	if (s == WG_CONF_GET) {
+		if (wg_encoding_parse_uint(&version, v, n, 10, UINT32_MAX))
+			*(uint32_t *)wg_conf_field(k, t) = (uint32_t)version;
+		return WG_CONF_OK;
+	}
 	if (!is("1", v, n))
 		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
 	return WG_CONF_OK;
@@ -440,7 +490,21 @@ static int version_print(const struct wg_conf_key *k, const struct wg_conf_targe
 const struct wg_conf_type wg_conf_type_protocol_version = {"protocol_version", version_parse,
 							   version_print, NULL};
 
-/* --- runtime counters, reported by get only --- */
+/* --- runtime counters, reported by get only: decimal, up to max --- */
+
+static int decimal_parse(uint64_t *x, uint64_t max, const char *v, size_t n,
+			 struct wg_conf_result *r)
+{
+	return wg_encoding_parse_uint(x, v, n, 10, max) ? WG_CONF_OK
+							 : wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
+}
+
+static int counter_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			 enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
+{
+	(void)s;
+	return decimal_parse(wg_conf_field(k, t), UINT64_MAX, v, n, r);
+}
 
 static int counter_print(const struct wg_conf_key *k, const struct wg_conf_target *t,
 			 enum wg_conf_surface s, struct wg_devconf_buf *out)
@@ -450,7 +514,20 @@ static int counter_print(const struct wg_conf_key *k, const struct wg_conf_targe
 	return 0;
 }
 
-const struct wg_conf_type wg_conf_type_counter = {"counter", NULL, counter_print, NULL};
+const struct wg_conf_type wg_conf_type_counter = {"counter", counter_parse, counter_print, NULL};
+
+/* Never negative on the wire; an int64_t in the devconf. */
+static int time_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
+		      enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
+{
+	uint64_t x;
+	int ret = decimal_parse(&x, INT64_MAX, v, n, r);
+
+	(void)s;
+	if (!ret)
+		*(int64_t *)wg_conf_field(k, t) = (int64_t)x;
+	return ret;
+}
 
 static int time_print(const struct wg_conf_key *k, const struct wg_conf_target *t,
 		      enum wg_conf_surface s, struct wg_devconf_buf *out)
@@ -460,4 +537,4 @@ static int time_print(const struct wg_conf_key *k, const struct wg_conf_target *
 	return 0;
 }
 
-const struct wg_conf_type wg_conf_type_time = {"time", NULL, time_print, NULL};
+const struct wg_conf_type wg_conf_type_time = {"time", time_parse, time_print, NULL};

@@ -207,12 +207,22 @@ static bool is_off(const char *s, size_t len)
 	return len == 3 && !strncasecmp(s, "off", 3);
 }
 
-bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len)
+bool wg_devconf_parse_number(uint64_t *out, const char *s, size_t len, uint64_t max, bool hex)
 {
-	unsigned int base = len > 2 && s[0] == '0' && s[1] == 'x' ? 16 : 10;
+	unsigned int base = hex && len > 2 && s[0] == '0' && s[1] == 'x' ? 16 : 10;
 	uint64_t v = 0;
 
-	if (!is_off(s, len) && !wg_encoding_parse_uint(&v, s, len, base, UINT32_MAX))
+	if (!is_off(s, len) && !wg_encoding_parse_uint(&v, s, len, base, max))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len)
+{
+	uint64_t v;
+
+	if (!wg_devconf_parse_number(&v, s, len, UINT32_MAX, true))
 		return false;
 	*mark = (uint32_t)v;
 	return true;
@@ -220,9 +230,9 @@ bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len)
 
 bool wg_devconf_parse_keepalive(uint16_t *secs, const char *s, size_t len)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (!is_off(s, len) && !wg_encoding_parse_uint(&v, s, len, 10, UINT16_MAX))
+	if (!wg_devconf_parse_number(&v, s, len, UINT16_MAX, false))
 		return false;
 	*secs = (uint16_t)v;
 	return true;

@@ -208,6 +208,9 @@ WG_MUST_CHECK bool wg_devconf_table_from_name(uint32_t *id, const char *name, si
  */
 WG_MUST_CHECK bool wg_devconf_parse_fwmark(uint32_t *mark, const char *s, size_t len);
 WG_MUST_CHECK bool wg_devconf_parse_keepalive(uint16_t *secs, const char *s, size_t len);
+/* Both: "off" (0) or a number up to max, decimal, or "0x" and hex digits when hex. */
+WG_MUST_CHECK bool wg_devconf_parse_number(uint64_t *out, const char *s, size_t len, uint64_t max,
+					   bool hex);
 
 /*
  * cakewg's UnderlayLimit words, the same in a file, a UAPI request and on `cakewg set`:

@@ -106,6 +106,15 @@ static void format_v6(char *out, size_t size, const uint8_t b[WG_IPADDR_V6_LEN])
 
 void wg_ipaddr_format(char out[static WG_IPADDR_STRLEN], const struct wg_ipaddr *a)
 {
+	wg_ipaddr_format_as(out, a, WG_IPADDR_TEXT_RFC5952);
+}
+
+void wg_ipaddr_format_as(char out[static WG_IPADDR_STRLEN], const struct wg_ipaddr *a,
+			 enum wg_ipaddr_text text)
+{
+	if (text == WG_IPADDR_TEXT_NTOP && a->family == AF_INET6 &&
+	    inet_ntop(AF_INET6, a->bytes, out, WG_IPADDR_STRLEN))
+		return;
 	if (a->family == AF_INET)
 		format_v4(out, WG_IPADDR_STRLEN, a->bytes);
 	else if (a->family == AF_INET6)
@@ -183,9 +192,15 @@ void wg_ipaddr_prefix_mask(struct wg_ipaddr_prefix *p)
 void wg_ipaddr_prefix_format(char out[static WG_IPADDR_PREFIX_STRLEN],
 			     const struct wg_ipaddr_prefix *p)
 {
+	wg_ipaddr_prefix_format_as(out, p, WG_IPADDR_TEXT_RFC5952);
+}
+
+void wg_ipaddr_prefix_format_as(char out[static WG_IPADDR_PREFIX_STRLEN],
+				const struct wg_ipaddr_prefix *p, enum wg_ipaddr_text text)
+{
 	char ip[WG_IPADDR_STRLEN];
 
-	wg_ipaddr_format(ip, &p->addr);
+	wg_ipaddr_format_as(ip, &p->addr, text);
 	snprintf(out, WG_IPADDR_PREFIX_STRLEN, "%s/%u", ip, p->cidr);
 }
 
@@ -286,6 +301,12 @@ int wg_ipaddr_endpoint_parse(union wg_ipaddr_sockaddr *out, const char *s, size_
 void wg_ipaddr_endpoint_format(char out[static WG_IPADDR_ENDPOINT_STRLEN],
 			       const union wg_ipaddr_sockaddr *sa)
 {
+	wg_ipaddr_endpoint_format_as(out, sa, WG_IPADDR_TEXT_RFC5952);
+}
+
+void wg_ipaddr_endpoint_format_as(char out[static WG_IPADDR_ENDPOINT_STRLEN],
+				  const union wg_ipaddr_sockaddr *sa, enum wg_ipaddr_text as)
+{
 	struct wg_ipaddr ip = {.family = sa->addr.sa_family};
 	char text[WG_IPADDR_STRLEN];
 
@@ -295,7 +316,7 @@ void wg_ipaddr_endpoint_format(char out[static WG_IPADDR_ENDPOINT_STRLEN],
 		snprintf(out, WG_IPADDR_ENDPOINT_STRLEN, "%s:%u", text, ntohs(sa->addr4.sin_port));
 	} else if (sa->addr.sa_family == AF_INET6) {
 		ip.ip6 = sa->addr6.sin6_addr;
-		wg_ipaddr_format(text, &ip);
+		wg_ipaddr_format_as(text, &ip, as);
 		if (sa->addr6.sin6_scope_id)
 			snprintf(out, WG_IPADDR_ENDPOINT_STRLEN, "[%s%%%u]:%u", text,
 				 sa->addr6.sin6_scope_id, ntohs(sa->addr6.sin6_port));

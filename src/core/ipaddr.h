@@ -85,8 +85,21 @@ unsigned int wg_ipaddr_bits(sa_family_t family);
 /* Parses a dotted-quad IPv4 or an IPv6 literal (no zone) of exactly len characters. */
 WG_MUST_CHECK bool wg_ipaddr_parse(struct wg_ipaddr *out, const char *s, size_t len);
 
+/*
+ * How an address is written: RFC 5952 (the UAPI, as wireguard-go; wg-quick files), or
+ * as libc's inet_ntop writes it (wireguard-tools' showconf). They differ only for an
+ * IPv4-compatible address (::a.b.c.d, a.b not 0.0), which inet_ntop writes dotted and
+ * RFC 5952 in hex (::102:304).
+ */
+enum wg_ipaddr_text {
+	WG_IPADDR_TEXT_RFC5952,
+	WG_IPADDR_TEXT_NTOP,
+};
+
 /* Writes the text form of a (AF_INET or AF_INET6) with a NUL; "?" for other families. */
 void wg_ipaddr_format(char out[static WG_IPADDR_STRLEN], const struct wg_ipaddr *a);
+void wg_ipaddr_format_as(char out[static WG_IPADDR_STRLEN], const struct wg_ipaddr *a,
+			 enum wg_ipaddr_text text);
 
 WG_MUST_CHECK bool wg_ipaddr_equal(const struct wg_ipaddr *a, const struct wg_ipaddr *b);
 
@@ -103,6 +116,8 @@ void wg_ipaddr_prefix_mask(struct wg_ipaddr_prefix *p);
 /* "addr/cidr" with a NUL. */
 void wg_ipaddr_prefix_format(char out[static WG_IPADDR_PREFIX_STRLEN],
 			     const struct wg_ipaddr_prefix *p);
+void wg_ipaddr_prefix_format_as(char out[static WG_IPADDR_PREFIX_STRLEN],
+				const struct wg_ipaddr_prefix *p, enum wg_ipaddr_text text);
 
 /*
  * Splits s into host and port as wireguard-tools does: "[host]:port" when s starts
@@ -131,6 +146,8 @@ int wg_ipaddr_endpoint_parse(union wg_ipaddr_sockaddr *out, const char *s, size_
 /* "a.b.c.d:port" or "[v6%zone]:port" with a NUL; "" for AF_UNSPEC. */
 void wg_ipaddr_endpoint_format(char out[static WG_IPADDR_ENDPOINT_STRLEN],
 			       const union wg_ipaddr_sockaddr *sa);
+void wg_ipaddr_endpoint_format_as(char out[static WG_IPADDR_ENDPOINT_STRLEN],
+				  const union wg_ipaddr_sockaddr *sa, enum wg_ipaddr_text as);
 
 /*
  * True for a DNS name as text: 1-253 letters, digits, '-', '.', '_', and not only

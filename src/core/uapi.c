@@ -53,7 +53,7 @@ static int set_key(struct wg_uapi_set *s, const struct wg_conf_key *k, const cha
 		if (!s->peer)
 			return set_fail(s, -ENOMEM, "out of memory or too many peers");
 	}
-	if (!wg_conf_key_parse(k, &(struct wg_conf_target){s->conf, s->peer}, WG_CONF_SET, v, n,
+	if (!wg_conf_key_parse(k, &(struct wg_conf_target){.conf = s->conf, .peer = s->peer}, WG_CONF_SET, v, n,
 			       &r))
 		return 0;
 	if (r.err == WG_CONF_E_NOMEM)
@@ -139,12 +139,12 @@ int wg_uapi_set_parse(const char *text, size_t len, struct wg_devconf **out)
 
 int wg_uapi_get_write(const struct wg_devconf *snap, struct wg_devconf_buf *out)
 {
-	struct wg_conf_target t = {(struct wg_devconf *)snap, NULL};
+	struct wg_conf_target t = {.conf = (struct wg_devconf *)snap};
 
-	(void)wg_conf_section_write(&t, WG_CONF_GET, WG_CONF_INTERFACE, 0, out);
+	(void)wg_conf_section_write(&t, WG_CONF_GET, WG_CONF_INTERFACE, 0, 0, out);
 	for (size_t i = 0; i < snap->n_peers; i++) {
 		t.peer = snap->peers[i];
-		(void)wg_conf_section_write(&t, WG_CONF_GET, WG_CONF_PEER, 0, out);
+		(void)wg_conf_section_write(&t, WG_CONF_GET, WG_CONF_PEER, 0, 0, out);
 	}
 	return wg_uapi_errno_write(out, 0);
 }

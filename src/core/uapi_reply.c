@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
-#include "src/core/ipaddr.h"
+#include "src/core/conf_keys.h"
 #include "src/core/messages.h"
 
 #define FG_CYAN "\x1b[36m"
@@ -89,211 +89,49 @@ static int walk_reply(const char *text, size_t len, line_fn fn, void *ctx)
 
 /* ---- get=1 ---- */
 
-struct get_ctx {
-	struct wg_devconf *conf;
-	struct wg_devconf_peer *peer;
-};
-
-struct get_key {
-	const char *name;
-	int (*parse)(struct get_ctx *g, const char *v, size_t n);
-};
-
-static int get_private_key(struct get_ctx *g, const char *v, size_t n)
-{
-	if (!wg_encoding_key_from_hex(g->conf->private_key, v, n))
-		return -EPROTO;
-	g->conf->flags |= WG_DEVCONF_HAS_PRIVATE_KEY;
-	return 0;
-}
-
-static int get_listen_port(struct get_ctx *g, const char *v, size_t n)
-{
-	uint64_t port;
-
-	if (!num(&port, v, n, UINT16_MAX))
-		return -EPROTO;
-	g->conf->listen_port = (uint16_t)port;
-	g->conf->flags |= WG_DEVCONF_HAS_LISTEN_PORT;
-	return 0;
-}
-
-static int get_fwmark(struct get_ctx *g, const char *v, size_t n)
-{
-	uint64_t mark;
-
-	if (!num(&mark, v, n, UINT32_MAX))
-		return -EPROTO;
-	g->conf->fwmark = (uint32_t)mark;
-	g->conf->flags |= WG_DEVCONF_HAS_FWMARK;
-	return 0;
-}
-
-static int get_preshared_key(struct get_ctx *g, const char *v, size_t n)
-{
-	struct wg_devconf_peer *peer = g->peer;
-
-	if (!wg_encoding_key_from_hex(peer->preshared_key, v, n))
-		return -EPROTO;
-	if (cw_is_zero(peer->preshared_key, sizeof(peer->preshared_key)))
-		peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_PRESHARED_KEY;
-	else
-		peer->flags |= WG_DEVCONF_PEER_HAS_PRESHARED_KEY;
-	return 0;
-}
-
-/* A name (or a named IPv6 zone) is kept as text: resolving it is I/O. */
-static int endpoint_host(struct wg_devconf_peer *peer, const char *v, size_t n)
-{
-	const char *host, *port;
-	size_t hlen, plen;
-
-	if (wg_ipaddr_endpoint_split(v, n, &host, &hlen, &port, &plen) !=
-		    WG_IPADDR_ENDPOINT_SPLIT_OK ||
-	    !wg_ipaddr_port_parse(&peer->endpoint_port, port, plen) ||
-	    (!wg_ipaddr_is_host_name(host, hlen) && !wg_ipaddr_is_zoned_v6_name(host, hlen)) ||
-	    hlen >= sizeof(peer->endpoint_host))
-		return -EPROTO;
-	memcpy(peer->endpoint_host, host, hlen);
-	peer->endpoint_host[hlen] = '\0';
-	peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
-	return 0;
-}
-
-static int get_endpoint(struct get_ctx *g, const char *v, size_t n)
-{
-	struct wg_devconf_peer *peer = g->peer;
-
-	peer->flags &=
-		~(uint32_t)(WG_DEVCONF_PEER_HAS_ENDPOINT | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
-	memset(&peer->endpoint, 0, sizeof(peer->endpoint));
-	peer->endpoint_host[0] = '\0';
-	peer->endpoint_port = 0;
-	if (!wg_ipaddr_endpoint_parse(&peer->endpoint, v, n)) {
-		peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT;
-		return 0;
-	}
-	memset(&peer->endpoint, 0, sizeof(peer->endpoint));
-	return endpoint_host(peer, v, n);
-}
-
-static int get_keepalive(struct get_ctx *g, const char *v, size_t n)
-{
-	uint64_t secs;
-
-	if (!num(&secs, v, n, UINT16_MAX))
-		return -EPROTO;
-	g->peer->persistent_keepalive_secs = (uint16_t)secs;
-	g->peer->flags |= WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
-	return 0;
-}
-
-/* "addr/cidr": wg wants the '/' and a digit after it; leading zeros are fine. */
-static int get_allowed_ip(struct get_ctx *g, const char *v, size_t n)
-{
-	struct wg_ipaddr_prefix pfx;
-
-	if (!memchr(v, '/', n) ||
-	    wg_ipaddr_prefix_parse(&pfx, v, n, WG_IPADDR_PREFIX_CIDR_OPTIONAL) !=
-		    WG_IPADDR_PREFIX_OK)
-		return -EPROTO;
-	return wg_devconf_peer_add_allowedip(g->peer, &pfx, 0);
-}
-
-static int get_i64(int64_t *out, const char *v, size_t n)
-{
-	uint64_t x;
-
-	if (!num(&x, v, n, INT64_MAX))
-		return -EPROTO;
-	*out = (int64_t)x;
-	return 0;
-}
-
-static int get_handshake_sec(struct get_ctx *g, const char *v, size_t n)
-{
-	return get_i64(&g->peer->last_handshake_sec, v, n);
-}
-
-static int get_handshake_nsec(struct get_ctx *g, const char *v, size_t n)
-{
-	return get_i64(&g->peer->last_handshake_nsec, v, n);
-}
-
-static int get_rx_bytes(struct get_ctx *g, const char *v, size_t n)
-{
-	return num(&g->peer->rx_bytes, v, n, UINT64_MAX) ? 0 : -EPROTO;
-}
-
-static int get_tx_bytes(struct get_ctx *g, const char *v, size_t n)
-{
-	return num(&g->peer->tx_bytes, v, n, UINT64_MAX) ? 0 : -EPROTO;
-}
-
-/* wg skips this key; a value that is no number is skipped too. */
-static int get_protocol_version(struct get_ctx *g, const char *v, size_t n)
-{
-	uint64_t version;
-
-	if (num(&version, v, n, UINT32_MAX))
-		g->peer->protocol_version = (uint32_t)version;
-	return 0;
-}
-
-static const struct get_key get_device_keys[] = {
-	{"private_key", get_private_key},
-	{"listen_port", get_listen_port},
-	{"fwmark", get_fwmark},
-};
-
-static const struct get_key get_peer_keys[] = {
-	{"preshared_key", get_preshared_key},
-	{"endpoint", get_endpoint},
-	{"persistent_keepalive_interval", get_keepalive},
-	{"allowed_ip", get_allowed_ip},
-	{"last_handshake_time_sec", get_handshake_sec},
-	{"last_handshake_time_nsec", get_handshake_nsec},
-	{"rx_bytes", get_rx_bytes},
-	{"tx_bytes", get_tx_bytes},
-	{"protocol_version", get_protocol_version},
-};
-
+/*
+ * One line, read by the key table (src/core/conf_keys.h) as the GET surface. As wg does,
+ * unknown keys are skipped, and so are device keys inside a peer and peer keys before
+ * the first one; public_key opens a peer.
+ */
 static int get_line(void *ctx, const char *key, size_t klen, const char *v, size_t vlen)
 {
-	struct get_ctx *g = ctx;
-	const struct get_key *keys = g->peer ? get_peer_keys : get_device_keys;
-	size_t nkeys = g->peer ? WG_ARRAY_SIZE(get_peer_keys) : WG_ARRAY_SIZE(get_device_keys);
+	struct wg_conf_target *t = ctx;
+	const struct wg_conf_key *k = wg_conf_key_find(
+		WG_CONF_GET, t->peer ? WG_CONF_PEER : WG_CONF_INTERFACE, key, klen, 0);
+	struct wg_conf_result r = {0};
 
-	if (is("public_key", key, klen)) {
-		g->peer = wg_devconf_add_peer(g->conf);
-		if (!g->peer)
-			return -ENOMEM;
-		if (!wg_encoding_key_from_hex(g->peer->public_key, v, vlen))
-			return -EPROTO;
-		g->peer->flags |= WG_DEVCONF_PEER_HAS_PUBLIC_KEY;
+	if (!k)
 		return 0;
+	if (k->flags & WG_CONF_KEY_STARTS_PEER) {
+		t->peer = wg_devconf_add_peer(t->conf);
+		if (!t->peer)
+			return -ENOMEM;
 	}
-	for (size_t i = 0; i < nkeys; i++) {
-		if (is(keys[i].name, key, klen))
-			return keys[i].parse(g, v, vlen);
+	switch (wg_conf_key_parse(k, t, WG_CONF_GET, v, vlen, &r)) {
+	case WG_CONF_OK:
+		return 0;
+	case WG_CONF_E_NOMEM:
+		return -ENOMEM;
+	default:
+		return -EPROTO;
 	}
-	return 0; /* unknown keys are skipped, as wg does */
 }
 
 int wg_uapi_reply_get_parse(const char *text, size_t len, struct wg_devconf **out)
 {
-	struct get_ctx g = {.conf = wg_devconf_new()};
+	struct wg_conf_target t = {.conf = wg_devconf_new()};
 	int ret;
 
 	*out = NULL;
-	if (!g.conf)
+	if (!t.conf)
 		return -ENOMEM;
-	ret = walk_reply(text, len, get_line, &g);
+	ret = walk_reply(text, len, get_line, &t);
 	if (ret) {
-		wg_devconf_free(g.conf);
+		wg_devconf_free(t.conf);
 		return ret;
 	}
-	*out = g.conf;
+	*out = t.conf;
 	return 0;
 }
 

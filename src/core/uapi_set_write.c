@@ -13,15 +13,15 @@
  */
 int wg_uapi_set_write(const struct wg_devconf *conf, struct wg_devconf_buf *out)
 {
-	struct wg_conf_target t = {(struct wg_devconf *)conf, NULL};
+	struct wg_conf_target t = {.conf = (struct wg_devconf *)conf};
 	int ret;
 
 	wg_devconf_buf_printf(out, "set=1\n");
-	ret = wg_conf_section_write(&t, WG_CONF_SET, WG_CONF_INTERFACE, 0, out);
+	ret = wg_conf_section_write(&t, WG_CONF_SET, WG_CONF_INTERFACE, 0, 0, out);
 	for (size_t i = 0; !ret && i < conf->n_peers; i++) {
 		t.peer = conf->peers[i];
 		/* remove=true ends a record */
-		ret = wg_conf_section_write(&t, WG_CONF_SET, WG_CONF_PEER, 0, out);
+		ret = wg_conf_section_write(&t, WG_CONF_SET, WG_CONF_PEER, 0, 0, out);
 		if (ret == WG_CONF_PRINT_END)
 			ret = 0;
 	}

@@ -147,7 +147,7 @@ static void warn_cb(void *arg, const struct wg_conf_key *k, int code, const char
 
 static int run_key(struct wg_wgconf *ctx, const struct wg_conf_key *k, const struct line *l)
 {
-	struct wg_conf_target t = {ctx->conf, ctx->peer};
+	struct wg_conf_target t = {.conf = ctx->conf, .peer = ctx->peer};
 	struct wg_conf_result r = {.warn = warn_cb, .warn_arg = ctx};
 	char msg[WG_CONF_MSG_SIZE];
 	const char *v;

@@ -53,6 +53,8 @@ enum wg_wgconf_flags {
 	WG_WGCONF_APPEND = 1U << 0,
 	/* Only the wg(8) format: wg-quick and cakewg keys are unknown keys. */
 	WG_WGCONF_WG_ONLY = 1U << 1,
+	/* Writing: `wg showconf`'s layout with cakewg's keys, as `cakewg showconf` writes it. */
+	WG_WGCONF_SHOWCONF = 1U << 2,
 };
 
 enum wg_wgconf_section {
@@ -110,12 +112,23 @@ int wg_wgconf_parse(const char *file, const char *text, size_t len, unsigned int
 
 /*
  * Writes conf as a wg-quick file: [Interface] with the wg-quick keys first (as
- * wg-quick's save_config does), then ListenPort, FwMark and PrivateKey when set and not
- * zero, then one [Peer] per peer (peers marked REMOVE_ME are left out). With
- * WG_WGCONF_WG_ONLY the wg-quick and cakewg keys are left out (`wg showconf`). Returns
- * 0, -EINVAL when a string cannot be written back (a newline, or a '#' where it would
- * start a comment), or -ENOMEM. The text holds the private key: wipe it after use.
+ * wg-quick's save_config does, cakewg's Cake, CakeIngress and UnderlayLimit last of
+ * them), then ListenPort, FwMark and PrivateKey when set and not zero, then one [Peer]
+ * per peer (peers marked REMOVE_ME are left out), each after a blank line. With
+ * WG_WGCONF_WG_ONLY the wg-quick and cakewg keys are left out. With WG_WGCONF_SHOWCONF
+ * the wg-quick keys are, cakewg's come after wg's, addresses are libc's text
+ * (WG_IPADDR_TEXT_NTOP) and the blank lines wg showconf's: one after [Interface], one
+ * between peers. Returns 0, -EINVAL when a
+ * string cannot be written back (a newline, or a '#' where it would start a comment),
+ * or -ENOMEM. The text holds the private key: wipe it after use.
  */
 int wg_wgconf_write(const struct wg_devconf *conf, unsigned int flags, struct wg_devconf_buf *out);
+
+/*
+ * Makes a `get=1` reply (wg_uapi_reply_get_parse) say in a file what `wg showconf`
+ * says of it: each peer's allowed IPs are its whole list (REPLACE_ALLOWEDIPS), and a
+ * persistent keepalive that is off is left out.
+ */
+void wg_wgconf_from_get(struct wg_devconf *conf);
 
 #endif

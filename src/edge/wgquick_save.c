@@ -127,19 +127,6 @@ static int add_quick(struct wg_quick *q, struct wg_devconf *out)
 	return ret ?: add_cake(q, out);
 }
 
-/* A get=1 answer read as `wg showconf` writes it: complete allowed-IP lists, and no
- * PersistentKeepalive line when it is off. */
-static void as_showconf(struct wg_devconf *live)
-{
-	for (size_t i = 0; i < live->n_peers; i++) {
-		struct wg_devconf_peer *peer = live->peers[i];
-
-		peer->flags |= WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
-		if (!peer->persistent_keepalive_secs)
-			peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE;
-	}
-}
-
 static int write_all(int fd, const char *s, size_t len)
 {
 	while (len) {
@@ -187,7 +174,7 @@ int wg_quick_save_config(struct wg_quick *q)
 	int ret;
 
 	wg_quick_trace(q, "wg showconf %s", q->cfg.ifname);
-	as_showconf(q->live);
+	wg_wgconf_from_get(q->live);
 	ret = add_quick(q, q->live);
 	if (ret)
 		return wg_quick_fail(q, ret, "cannot collect the configuration: %s",

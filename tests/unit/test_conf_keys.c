@@ -45,6 +45,23 @@ static const struct sample {
 	{"AllowedIPs", "10.0.0.0/8, fd00::/8"},
 };
 
+/* A value for every key a `get=1` reply reads, as the server's writer writes it. */
+static const struct sample get_samples[] = {
+	{"private_key", K1},
+	{"listen_port", "51820"},
+	{"fwmark", "31"},
+	{"public_key", K2},
+	{"preshared_key", K3},
+	{"protocol_version", "1"},
+	{"endpoint", "[2001:db8::1]:51820"},
+	{"last_handshake_time_sec", "1700000000"},
+	{"last_handshake_time_nsec", "123456789"},
+	{"tx_bytes", "18446744073709551615"},
+	{"rx_bytes", "4782969"},
+	{"persistent_keepalive_interval", "25"},
+	{"allowed_ip", "fd00::/8"},
+};
+
 /* A value for every key a `set=1` request reads, as the writer writes it back. */
 static const struct sample set_samples[] = {
 	{"cake", "bandwidth 20Mbit"},
@@ -143,6 +160,11 @@ Test(conf_keys, every_row_is_complete)
 		}
 		cr_assert_eq(!!k->uapi, !!((k->in | k->out) & (WG_CONF_SET | WG_CONF_GET)), "%s",
 			     any);
+		/* cakewg's own keys are unknown to wg */
+		cr_assert(!(k->flags & WG_CONF_KEY_CAKEWG) || (k->flags & WG_CONF_KEY_QUICK), "%s",
+			  any);
+		/* get reads what it writes */
+		cr_assert_eq(!!(k->in & WG_CONF_GET), !!(k->out & WG_CONF_GET), "%s", any);
 		/* a file reads what it writes; each has a place in its section */
 		cr_assert_eq(!!(k->in & WG_CONF_FILE), !!(k->out & WG_CONF_FILE), "%s", any);
 		cr_assert_eq(!!k->file_pos, !!(k->out & WG_CONF_FILE), "%s", any);
@@ -360,6 +382,79 @@ Test(conf_keys, every_uapi_key_round_trips)
 	wg_devconf_free(c);
 }
 
+/* get lines -> the client's devconf (by the table) -> the server's get writer: the same. */
+Test(conf_keys, every_get_key_round_trips)
+{
+	struct wg_devconf_buf in = {0};
+	struct wg_devconf *c;
+	char *again;
+
+	append_lines(&in, WG_CONF_GET, WG_CONF_INTERFACE, get_samples, WG_ARRAY_SIZE(get_samples),
+		     false);
+	append_lines(&in, WG_CONF_GET, WG_CONF_PEER, get_samples, WG_ARRAY_SIZE(get_samples),
+		     false);
+	wg_devconf_buf_printf(&in, "errno=0\n\n");
+	cr_assert_eq(wg_uapi_reply_get_parse(in.data, in.len, &c), 0, "%s", in.data);
+	again = written(c, WG_CONF_GET);
+	cr_assert_str_eq(again, in.data);
+	cr_assert_eq(c->peers[0]->tx_bytes, UINT64_MAX);
+	cr_assert_eq(c->peers[0]->last_handshake_nsec, 123456789);
+	free(again);
+	wg_devconf_buf_wipe(&in);
+	wg_devconf_free(c);
+}
+
+/* The UAPI says numbers in decimal; a file and `cakewg set` also take wg's words. */
+Test(conf_keys, numbers_by_surface)
+{
+	static const struct {
+		const char *name;
+		unsigned int s;
+		const char *value;
+		bool ok;
+		uint32_t want;
+	} t[] = {
+		{"fwmark", WG_CONF_SET, "31", true, 31},
+		{"fwmark", WG_CONF_GET, "4294967295", true, UINT32_MAX},
+		{"fwmark", WG_CONF_GET, "0x1f", false, 0},
+		{"fwmark", WG_CONF_SET, "off", false, 0},
+		{"fwmark", WG_CONF_ARG, "0x1f", true, 31},
+		{"fwmark", WG_CONF_ARG, "OFF", true, 0},
+		{"FwMark", WG_CONF_FILE, "4294967296", false, 0},
+		{"persistent_keepalive_interval", WG_CONF_GET, "65535", true, 65535},
+		{"persistent_keepalive_interval", WG_CONF_GET, "off", false, 0},
+		{"persistent_keepalive_interval", WG_CONF_SET, "65536", false, 0},
+		{"persistent-keepalive", WG_CONF_ARG, "off", true, 0},
+		{"persistent-keepalive", WG_CONF_ARG, "0x10", false, 0},
+		{"PersistentKeepalive", WG_CONF_FILE, "25", true, 25},
+	};
+
+	for (size_t i = 0; i < WG_ARRAY_SIZE(t); i++) {
+		struct wg_devconf *c = wg_devconf_new();
+		struct wg_devconf_peer *p = c ? wg_devconf_add_peer(c) : NULL;
+		enum wg_conf_section sec = strcasecmp(t[i].name, "fwmark") ? WG_CONF_PEER
+									   : WG_CONF_INTERFACE;
+		const struct wg_conf_key *k =
+			wg_conf_key_find(t[i].s, sec, t[i].name, strlen(t[i].name), 0);
+		struct wg_conf_result r = {0};
+		int ret;
+
+		cr_assert(p && k, "%s", t[i].name);
+		c->fwmark = p->persistent_keepalive_secs = 7;
+		ret = wg_conf_key_parse(k, &(struct wg_conf_target){.conf = c, .peer = p}, t[i].s, t[i].value,
+					strlen(t[i].value), &r);
+		cr_assert_eq(ret == WG_CONF_OK, t[i].ok, "%s %s", t[i].name, t[i].value);
+		if (t[i].ok)
+			cr_assert_eq(sec == WG_CONF_PEER ? p->persistent_keepalive_secs : c->fwmark,
+				     t[i].want, "%s %s", t[i].name, t[i].value);
+		cr_assert_eq(!!(sec == WG_CONF_PEER
+					? p->flags & WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE
+					: c->flags & WG_DEVCONF_HAS_FWMARK),
+			     t[i].ok, "%s %s", t[i].name, t[i].value);
+		wg_devconf_free(c);
+	}
+}
+
 /* One message per refusal, from the row: the surfaces word it their own way. */
 Test(conf_keys, messages_come_from_the_row)
 {
@@ -371,7 +466,7 @@ Test(conf_keys, messages_come_from_the_row)
 
 	cr_assert(k && c);
 	cr_assert_eq(
-		wg_conf_key_parse(k, &(struct wg_conf_target){c, NULL}, WG_CONF_ARG, "1mb", 3, &r),
+		wg_conf_key_parse(k, &(struct wg_conf_target){.conf = c}, WG_CONF_ARG, "1mb", 3, &r),
 		WG_CONF_E_VALUE);
 	wg_conf_key_message(k, WG_CONF_ARG, r.err, &r, "1mb", msg, sizeof(msg));
 	cr_assert_str_eq(msg, "Underlay limit is neither auto, off nor 8192-393216 bytes: `1mb'");
@@ -381,7 +476,7 @@ Test(conf_keys, messages_come_from_the_row)
 	wg_conf_key_message(k, WG_CONF_FILE, r.err, &r, "1mb", msg, 8);
 	cr_assert_str_eq(msg, "Underla");
 	k = wg_conf_key_find(WG_CONF_ARG, WG_CONF_INTERFACE, "cake", 4, 0);
-	cr_assert_eq(wg_conf_key_parse(k, &(struct wg_conf_target){c, NULL}, WG_CONF_ARG,
+	cr_assert_eq(wg_conf_key_parse(k, &(struct wg_conf_target){.conf = c}, WG_CONF_ARG,
 				       "bandwidth 1mbit bogus", 21, &r),
 		     WG_CONF_E_VALUE);
 	wg_conf_key_message(k, WG_CONF_ARG, r.err, &r, "", msg, sizeof(msg));

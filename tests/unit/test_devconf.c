@@ -69,6 +69,31 @@ Test(ipaddr, format_matches_inet_ntop)
 	}
 }
 
+/* WG_IPADDR_TEXT_NTOP is inet_ntop's text (wg showconf's), the IPv4-compatible form too. */
+Test(ipaddr, ntop_text)
+{
+	struct wg_ipaddr_prefix p;
+	union wg_ipaddr_sockaddr ep;
+	char a[WG_IPADDR_PREFIX_STRLEN], e[WG_IPADDR_ENDPOINT_STRLEN];
+
+	cr_assert_eq(wg_ipaddr_prefix_parse(&p, "::1.2.3.4/128", 13, WG_IPADDR_PREFIX_CIDR_REQUIRED),
+		     WG_IPADDR_PREFIX_OK);
+	wg_ipaddr_prefix_format_as(a, &p, WG_IPADDR_TEXT_NTOP);
+	cr_assert_str_eq(a, "::1.2.3.4/128");
+	wg_ipaddr_prefix_format(a, &p);
+	cr_assert_str_eq(a, "::102:304/128");
+	cr_assert_eq(wg_ipaddr_endpoint_parse(&ep, "[::102:304%7]:9", 15), 0);
+	wg_ipaddr_endpoint_format_as(e, &ep, WG_IPADDR_TEXT_NTOP);
+	cr_assert_str_eq(e, "[::1.2.3.4%7]:9");
+	cr_assert_eq(wg_ipaddr_endpoint_parse(&ep, "192.0.2.1:9", 11), 0);
+	wg_ipaddr_endpoint_format_as(e, &ep, WG_IPADDR_TEXT_NTOP);
+	cr_assert_str_eq(e, "192.0.2.1:9");
+	cr_assert_eq(wg_ipaddr_prefix_parse(&p, "fd00::/8", 8, WG_IPADDR_PREFIX_CIDR_REQUIRED),
+		     WG_IPADDR_PREFIX_OK);
+	wg_ipaddr_prefix_format_as(a, &p, WG_IPADDR_TEXT_NTOP);
+	cr_assert_str_eq(a, "fd00::/8");
+}
+
 Test(ipaddr, parse_rejects)
 {
 	static const char *const bad[] = {

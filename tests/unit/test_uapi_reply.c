@@ -165,6 +165,19 @@ Test(uapi_reply, get_skips_unknown_and_misplaced_keys)
 	wg_devconf_free(c);
 }
 
+/* Only the preshared key's zero means none: a zero private or public key is still said. */
+Test(uapi_reply, get_zero_keys)
+{
+	struct wg_devconf *c = get_ok("private_key=" ZERO "\npublic_key=" ZERO "\n"
+				      "preshared_key=" K3 "\npreshared_key=" ZERO "\nerrno=0\n\n");
+
+	cr_assert_eq(c->flags, WG_DEVCONF_HAS_PRIVATE_KEY);
+	cr_assert_eq(c->n_peers, 1);
+	cr_assert_eq(c->peers[0]->flags, WG_DEVCONF_PEER_HAS_PUBLIC_KEY);
+	key_is(c->peers[0]->preshared_key, ZERO);
+	wg_devconf_free(c);
+}
+
 Test(uapi_reply, get_endpoint_forms)
 {
 	static const struct {

@@ -568,6 +568,65 @@ Test(wgconf, writer_output)
 	wg_devconf_free(c);
 }
 
+/* `cakewg showconf`: wg showconf's layout and address text, cakewg's keys after wg's. */
+Test(wgconf, showconf_layout)
+{
+	static const char device[] = "[Interface]\n"
+				     "PrivateKey = " PRIV "\n"
+				     "ListenPort = 51820\n"
+				     "FwMark = 0x1f\n"
+				     "Address = 10.0.0.1/24\n"
+				     "PostUp = echo up\n"
+				     "Cake = bandwidth 20Mbit\n"
+				     "CakeIngress = besteffort\n"
+				     "UnderlayLimit = off\n";
+	static const char shown[] = "[Interface]\n"
+				    "ListenPort = 51820\n"
+				    "FwMark = 0x1f\n"
+				    "PrivateKey = " PRIV "\n"
+				    "Cake = bandwidth 20Mbit\n"
+				    "CakeIngress = besteffort\n"
+				    "UnderlayLimit = off\n"
+				    "\n";
+	struct wg_devconf_buf in = {0};
+	struct wg_devconf *c = parse_ok(device, 0);
+	char *text = write_ok(c, WG_WGCONF_SHOWCONF);
+
+	/* no peers: wg still ends [Interface] with a blank line */
+	cr_assert_str_eq(text, shown);
+	free(text);
+	wg_devconf_free(c);
+
+	wg_devconf_buf_printf(&in, "%s[Peer]\nPublicKey = " PUB1 "\nPersistentKeepalive = 0\n"
+				   "AllowedIPs = ::1.2.3.4/128, 10.0.0.0/8\n"
+				   "Endpoint = [::1.2.3.4]:7\n"
+				   "[Peer]\nPublicKey = " PUB2 "\nPersistentKeepalive = 25\n",
+			      device);
+	c = parse_ok(in.data, 0);
+	wg_wgconf_from_get(c);
+	text = write_ok(c, WG_WGCONF_SHOWCONF);
+	cr_assert_eq(strncmp(text, shown, strlen(shown)), 0, "%s", text);
+	cr_assert_str_eq(text + strlen(shown), "[Peer]\n"
+					       "PublicKey = " PUB1 "\n"
+					       "AllowedIPs = ::1.2.3.4/128, 10.0.0.0/8\n"
+					       "Endpoint = [::1.2.3.4]:7\n"
+					       "\n"
+					       "[Peer]\n"
+					       "PublicKey = " PUB2 "\n"
+					       "PersistentKeepalive = 25\n");
+	free(text);
+	/* a file (SaveConfig) keeps its order and RFC 5952's text */
+	text = write_ok(c, 0);
+	cr_assert(strstr(text, "PostUp = echo up\nCake = bandwidth 20Mbit\n"), "%s", text);
+	cr_assert(strstr(text, "UnderlayLimit = off\nListenPort = 51820\n"), "%s", text);
+	cr_assert(strstr(text, "\nAllowedIPs = ::102:304/128, 10.0.0.0/8\n"
+			       "Endpoint = [::102:304]:7\n\n[Peer]\n"),
+		  "%s", text);
+	free(text);
+	wg_devconf_buf_wipe(&in);
+	wg_devconf_free(c);
+}
+
 Test(wgconf, writer_refuses_unwritable)
 {
 	struct wg_devconf *c = wg_devconf_new();

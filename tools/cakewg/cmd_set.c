@@ -118,7 +118,7 @@ static bool apply(struct set_ctx *s, const struct wg_conf_key *k, const char *v,
 			return false;
 		}
 	}
-	if (!wg_conf_key_parse(k, &(struct wg_conf_target){s->conf, s->peer}, WG_CONF_ARG, v, n,
+	if (!wg_conf_key_parse(k, &(struct wg_conf_target){.conf = s->conf, .peer = s->peer}, WG_CONF_ARG, v, n,
 			       &r))
 		return true;
 	if (r.err == WG_CONF_E_NOMEM) {

@@ -5,62 +5,76 @@
  * `CakeIngress =` in [Interface] when the daemon reports CAKE options, and
  * `UnderlayLimit =` when its setting is not the default (auto). `wg setconf` takes the
  * output back once those cakewg-only lines are stripped.
+ *
+ * The text is the key table's file writer's (wg_wgconf_write, WG_WGCONF_SHOWCONF): the
+ * get reply read as wg showconf says it, the cakewg_get reply's CAKE lines put in the
+ * same devconf.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "crypto/ct.h"
+#include "src/core/ipaddr.h"
+#include "src/core/wgconf.h"
 #include "tools/cakewg/commands.h"
 #include "tools/cakewg/show_device.h"
-#include "tools/cakewg/show_print.h"
 
-static void print_interface(const struct show_device *dev)
+/* The CAKE options and the underlay limit's setting, as the daemon runs them. */
+static int add_cake(struct wg_devconf *conf, const struct wg_uapi_reply_cake *cake)
 {
-	const struct wg_devconf *conf = dev->conf;
-	char b64[WG_ENCODING_KEY_B64_SIZE], limit[WG_DEVCONF_UNDERLAY_LIMIT_STRLEN];
+	const char *egress = cake->egress.options, *ingress = cake->ingress.options;
+	int ret = 0;
 
-	printf("[Interface]\n");
-	if (conf->listen_port)
-		printf("ListenPort = %u\n", conf->listen_port);
-	if (conf->fwmark)
-		printf("FwMark = 0x%x\n", conf->fwmark);
-	if (conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
-		printf("PrivateKey = %s\n", show_key(b64, conf->private_key));
-	cw_memzero(b64, sizeof(b64));
-	if (dev->has_cake && dev->cake.egress.options)
-		printf("Cake = %s\n", dev->cake.egress.options);
-	if (dev->has_cake && dev->cake.ingress.options)
-		printf("CakeIngress = %s\n", dev->cake.ingress.options);
-	if (dev->has_cake && dev->cake.has_underlay_limit_setting &&
-	    dev->cake.underlay_limit_setting != WG_DEVCONF_UNDERLAY_LIMIT_AUTO)
-		printf("UnderlayLimit = %s\n",
-		       wg_devconf_underlay_limit_format(limit, dev->cake.underlay_limit_setting));
-	printf("\n");
+	if (egress)
+		ret = wg_devconf_set_string(&conf->cake, egress, strlen(egress));
+	if (!ret && ingress)
+		ret = wg_devconf_set_string(&conf->cake_ingress, ingress, strlen(ingress));
+	if (cake->has_underlay_limit_setting &&
+	    cake->underlay_limit_setting != WG_DEVCONF_UNDERLAY_LIMIT_AUTO) {
+		conf->underlay_limit = cake->underlay_limit_setting;
+		conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	}
+	return ret;
 }
 
-static void print_peer(const struct wg_devconf_peer *peer)
+/*
+ * An IPv6 endpoint's zone as wg shows it: getnameinfo names a link-local one by its
+ * interface, which is I/O, so the name is looked up here and handed to the writer as
+ * the host of the endpoint, as a daemon reporting a named zone says it.
+ */
+static void name_zone(struct wg_devconf_peer *peer)
 {
-	char b64[WG_ENCODING_KEY_B64_SIZE], ip[INET6_ADDRSTRLEN], ep[512];
+	char text[WG_DEVCONF_HOST_SIZE + 16];
+	const char *host, *port;
+	size_t hl, pl;
 
-	printf("[Peer]\nPublicKey = %s\n", show_key(b64, peer->public_key));
-	if (peer->flags & WG_DEVCONF_PEER_HAS_PRESHARED_KEY)
-		printf("PresharedKey = %s\n", show_key(b64, peer->preshared_key));
-	cw_memzero(b64, sizeof(b64));
-	if (peer->n_allowedips)
-		printf("AllowedIPs = ");
-	for (size_t i = 0; i < peer->n_allowedips; i++)
-		printf("%s/%u%s", show_ip(ip, &peer->allowedips[i]),
-		       peer->allowedips[i].prefix.cidr, i + 1 < peer->n_allowedips ? ", " : "\n");
-	if (show_has_endpoint(peer)) {
-		show_endpoint(ep, sizeof(ep), peer);
-		printf("Endpoint = %s\n", ep);
-	}
-	if (peer->persistent_keepalive_secs)
-		printf("PersistentKeepalive = %u\n", peer->persistent_keepalive_secs);
+	if (!(peer->flags & WG_DEVCONF_PEER_HAS_ENDPOINT) ||
+	    peer->endpoint.addr.sa_family != AF_INET6 || !peer->endpoint.addr6.sin6_scope_id)
+		return;
+	show_endpoint(text, sizeof(text), peer);
+	if (wg_ipaddr_endpoint_split(text, strlen(text), &host, &hl, &port, &pl) !=
+		    WG_IPADDR_ENDPOINT_SPLIT_OK ||
+	    !wg_ipaddr_is_zoned_v6_name(host, hl) || hl >= sizeof(peer->endpoint_host))
+		return;
+	memcpy(peer->endpoint_host, host, hl);
+	peer->endpoint_host[hl] = '\0';
+	peer->endpoint_port = ntohs(peer->endpoint.addr6.sin6_port);
+	peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_ENDPOINT;
+	peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+}
+
+static int write_conf(struct show_device *dev, struct wg_devconf_buf *text)
+{
+	int ret = dev->has_cake ? add_cake(dev->conf, &dev->cake) : 0;
+
+	wg_wgconf_from_get(dev->conf);
+	for (size_t i = 0; i < dev->conf->n_peers; i++)
+		name_zone(dev->conf->peers[i]);
+	return ret ?: wg_wgconf_write(dev->conf, WG_WGCONF_SHOWCONF, text);
 }
 
 int showconf_main(int argc, char *argv[])
 {
+	struct wg_devconf_buf text = {0};
 	struct show_device dev;
 	int ret;
 
@@ -73,12 +87,13 @@ int showconf_main(int argc, char *argv[])
 		fprintf(stderr, "Unable to access interface: %s\n", strerror(-ret));
 		return 1;
 	}
-	print_interface(&dev);
-	for (size_t i = 0; i < dev.conf->n_peers; i++) {
-		print_peer(dev.conf->peers[i]);
-		if (i + 1 < dev.conf->n_peers)
-			printf("\n");
-	}
+	ret = write_conf(&dev, &text);
+	if (ret)
+		fprintf(stderr, "Unable to write the configuration of %s: %s\n", dev.name,
+			strerror(-ret));
+	else
+		fwrite(text.data, 1, text.len, stdout);
+	wg_devconf_buf_wipe(&text);
 	show_device_free(&dev);
-	return 0;
+	return ret ? 1 : 0;
 }
