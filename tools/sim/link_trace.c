@@ -12,33 +12,29 @@
 
 enum { WORD_BYTES = 64, MAX_WORDS = 3 };
 
-/* A duration: a bare decimal number of seconds, or a time in tc's units (6s, 500ms). */
-static int parse_duration(const char *w, uint64_t *ns)
+/* A time in tc's units (500ms; a bare number is microseconds), not zero. */
+static int parse_tc_time(const char *w, uint64_t *ns)
 {
-	char *end;
-	double secs = strtod(w, &end);
 	uint32_t us;
 
-	if (end != w && !*end) {
-		if (!(secs > 0) || secs > (double)UINT32_MAX)
-			return -EINVAL;
-		*ns = (uint64_t)(secs * (double)NS_PER_S + 0.5);
-		return *ns ? 0 : -EINVAL;
-	}
 	if (cake_parse_time(w, &us) || !us)
 		return -EINVAL;
 	*ns = (uint64_t)us * NS_PER_US;
 	return 0;
 }
 
-static int parse_rtt(const char *w, uint64_t *ns)
+/* A duration: a bare decimal number of seconds, or a time in tc's units (6s, 500ms). */
+static int parse_duration(const char *w, uint64_t *ns)
 {
-	uint32_t us;
+	char *end;
+	double secs = strtod(w, &end);
 
-	if (cake_parse_time(w, &us) || !us)
+	if (end == w || *end)
+		return parse_tc_time(w, ns);
+	if (!(secs > 0) || secs > (double)UINT32_MAX)
 		return -EINVAL;
-	*ns = (uint64_t)us * NS_PER_US;
-	return 0;
+	*ns = (uint64_t)(secs * (double)NS_PER_S + 0.5);
+	return *ns ? 0 : -EINVAL;
 }
 
 /* Appends the step given as words: duration, rate, optional RTT. */
@@ -63,7 +59,7 @@ static int add_step(struct cake_link_trace *tr, char w[MAX_WORDS][WORD_BYTES], i
 		*bad = w[1];
 		return -EINVAL;
 	}
-	if (nw > 2 && parse_rtt(w[2], &st.rtt_ns)) {
+	if (nw > 2 && parse_tc_time(w[2], &st.rtt_ns)) {
 		*bad = w[2];
 		return -EINVAL;
 	}
