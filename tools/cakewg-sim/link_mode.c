@@ -104,23 +104,6 @@ static int set_count(const char *what, const char *v, uint32_t *n)
 	return 0;
 }
 
-/* MIN:MAX in tc's rate units. */
-static int set_autorate(struct link_mode *m, const char *v)
-{
-	char lo[64];
-	const char *colon = strchr(v, ':');
-
-	if (!colon || (size_t)(colon - v) >= sizeof(lo))
-		return bad("autorate MIN:MAX", v);
-	memcpy(lo, v, (size_t)(colon - v));
-	lo[colon - v] = '\0';
-	if (cake_parse_rate(lo, &m->autorate_min) || cake_parse_rate(colon + 1, &m->autorate_max) ||
-	    !m->autorate_min || m->autorate_min > m->autorate_max)
-		return bad("autorate MIN:MAX", v);
-	m->autorate_set = true;
-	return 0;
-}
-
 int link_mode_option(struct link_mode *m, const char *name, const char *v)
 {
 	struct cake_parse_err err;
@@ -143,9 +126,7 @@ int link_mode_option(struct link_mode *m, const char *name, const char *v)
 	} else if (!strcmp(name, "no-timestamps")) {
 		m->cfg.no_ts = true;
 		ret = 0;
-	} else if (!strcmp(name, "autorate"))
-		ret = set_autorate(m, v);
-	else if (!strcmp(name, "cake-ingress")) {
+	} else if (!strcmp(name, "cake-ingress")) {
 		ret = cake_options_parse(v, &m->ingress, &err);
 		if (ret)
 			fprintf(stderr, "cakewg-sim: %s\n", err.msg);
@@ -179,9 +160,6 @@ static void print_config(const struct link_mode *m)
 		cake_out_init(&out, opts, sizeof(opts));
 		(void)!cake_print_options(&out, o);
 		printf("%s cake: %s", names[d], opts);
-		if (o->autorate && m->cfg.policy != CAKE_LINK_ORACLE)
-			printf(" (autorate %.3f..%.3f Mbit/s)", mbit(o->autorate_min),
-			       mbit(o->autorate_max));
 		if (m->cfg.policy == CAKE_LINK_ORACLE)
 			printf(" (oracle: 0.97 x the capacity)");
 		printf("\n%s link: %" PRIu32 " steps over %.3f s, mean %.3f Mbit/s\n",
@@ -255,7 +233,7 @@ static void print_summary(const struct link_mode *m, const struct cake_link *s,
 	}
 }
 
-/* The per-direction CAKE options from --cake, --cake-ingress and --autorate. */
+/* The per-direction CAKE options from --cake and --cake-ingress. */
 static void direction_options(struct link_mode *m, const struct cake_options *egress)
 {
 	m->cfg.cake[CAKE_LINK_UP] = *egress;
@@ -265,14 +243,6 @@ static void direction_options(struct link_mode *m, const struct cake_options *eg
 		m->cfg.cake[CAKE_LINK_DOWN] = *egress;
 		m->cfg.cake[CAKE_LINK_DOWN].ingress = true;
 		m->cfg.cake[CAKE_LINK_DOWN].present |= CAKE_OPT_INGRESS;
-	}
-	for (int d = 0; d < CAKE_LINK_DIRS && m->autorate_set; d++) {
-		struct cake_options *o = &m->cfg.cake[d];
-
-		o->autorate = true;
-		o->autorate_min = m->autorate_min;
-		o->autorate_max = m->autorate_max;
-		o->present |= CAKE_OPT_AUTORATE_RANGE;
 	}
 	if (!m->down_set)
 		m->cfg.trace[CAKE_LINK_DOWN] = m->cfg.trace[CAKE_LINK_UP];

@@ -17,9 +17,7 @@ struct link_mode {
 	bool on;	    /* a link option was given */
 	bool down_set;	    /* the downlink has its own trace */
 	bool ingress_set;   /* --cake-ingress was given */
-	bool autorate_set;  /* --autorate MIN:MAX */
 	bool flows_set;
-	uint64_t autorate_min, autorate_max;
 	struct cake_options ingress;
 	struct cake_link_config cfg;
 };

@@ -87,7 +87,8 @@ static const char usage_text[] =
 	"bottleneck whose capacity follows a trace, with a FIFO in front of it, bulk TCP\n"
 	"uploads and downloads carrying timestamps, the signal extractor and, with\n"
 	"autorate, the controller setting each CAKE's rate every 50 ms. Any of these\n"
-	"options selects it (--flow, --ping, --link and --json do not apply):\n"
+	"options selects it (--flow, --ping, --link and --json do not apply); the cake\n"
+	"words `autorate MIN MAX' make an instance follow the link:\n"
 	"  --link-trace FILE   the capacity, both directions: one step per line,\n"
 	"                      `SECONDS RATE [RTT]' (hold RATE for SECONDS; RTT, if\n"
 	"                      given, is the base RTT from then on); '#' starts a comment\n"
@@ -98,8 +99,6 @@ static const char usage_text[] =
 	"  --rtt TIME          base round-trip time [40ms]\n"
 	"  --uploads N, --downloads N  bulk TCP flows each way [4 uploads, 0 downloads]\n"
 	"  --cake-ingress OPTIONS  the ingress instance [--cake's options, and ingress]\n"
-	"  --autorate MIN:MAX  both instances follow the link between MIN and MAX, from\n"
-	"                      --cake's bandwidth (or the range's geometric middle)\n"
 	"  --oracle            both rates set to 0.97 x the capacity at every change\n"
 	"  --no-timestamps     TCP without timestamps (the controller falls back to RTT)\n"
 	"Printed every 100 ms per direction: capacity, shaper rate, the FIFO's queueing\n"
@@ -107,7 +106,7 @@ static const char usage_text[] =
 	"and max, goodput as a share of the mean capacity, and per trace step how long\n"
 	"the rate took to stay within [0.8, 1.1] x the capacity. Example:\n"
 	"  cakewg-sim --link-steps 40mbit:6s,12mbit:6s,25mbit:6s,6mbit:6s \\\n"
-	"      --cake \"bandwidth 20mbit\" --autorate 1mbit:100mbit --uploads 4\n";
+	"      --cake \"bandwidth 20mbit autorate 1mbit 100mbit\" --uploads 4\n";
 
 struct tool {
 	struct cake_sim_config cfg;
@@ -292,7 +291,6 @@ static int parse_args(struct tool *t, int argc, char **argv)
 		{ "uploads", required_argument, NULL, 'L' },
 		{ "downloads", required_argument, NULL, 'L' },
 		{ "cake-ingress", required_argument, NULL, 'L' },
-		{ "autorate", required_argument, NULL, 'L' },
 		{ "oracle", no_argument, NULL, 'L' },
 		{ "no-timestamps", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
