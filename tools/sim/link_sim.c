@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "qdisc/cake.h"
-#include "qdisc/csum.h"
 #include "qdisc/tcpts.h"
 #include "tools/sim/link_tcp.h"
 
@@ -21,7 +20,6 @@
 
 enum {
 	POOL_CHUNK = 4096,
-	TUNNEL_BYTES = 60, /* WireGuard + UDP + IPv4 around an inner packet */
 	ORACLE_PCT = 97,
 	TCPTS_FLOWS = 256,
 };
@@ -190,11 +188,17 @@ static void tap(struct cake_link *s, const struct link_pkt *p, enum cake_link_di
 			  s->tcp.buf, n, p->wire, s->now);
 }
 
+/* CAKE's flow hash of a connection: distinct per flow, varied by the seed. */
+static uint32_t flow_hash(uint64_t seed, uint32_t flow)
+{
+	return (uint32_t)(seed * 0x9e3779b97f4a7c15ull >> 32) ^ (flow * 0x85ebca6bu + 1);
+}
+
 static void to_cake(struct cake_link *s, struct link_pkt *p, enum cake_link_dir d)
 {
-	p->cp.len = p->wire - TUNNEL_BYTES;
+	p->cp.len = p->wire - LINK_TCP_TUNNEL;
 	p->cp.wire_len = p->wire;
-	p->cp.flow_hash = (uint32_t)(s->cfg.seed * 0x9e3779b97f4a7c15ull >> 32) ^ (p->flow * 0x85ebca6bu + 1);
+	p->cp.flow_hash = flow_hash(s->cfg.seed, p->flow);
 	p->cp.src_hash = 1;
 	p->cp.dst_hash = 2;
 	p->cp.flags = CAKE_PKT_IPV4 | CAKE_PKT_TCP;

@@ -59,7 +59,10 @@ struct cake_link_step {
 	uint64_t rtt_ns;
 };
 
-/* The steps repeat once the trace ends. No steps: the link is not there (unlimited). */
+/*
+ * The steps repeat once the trace ends. No steps: the link is not there (unlimited).
+ * The base RTT follows the uplink trace's rtt_ns (the downlink's if the uplink has none).
+ */
 struct cake_link_trace {
 	uint32_t n;
 	struct cake_link_step steps[CAKE_LINK_MAX_STEPS];

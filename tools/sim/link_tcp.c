@@ -9,7 +9,6 @@
 #define NS_PER_MS 1000000ull
 
 enum {
-	TUNNEL = 60,	/* WireGuard + UDP + IPv4 bytes around an inner packet */
 	IP_HDR = 20,
 	TCP_HDR = 20,
 	OPT_LEN = 12,	/* NOP NOP kind 10 a b */
@@ -122,7 +121,7 @@ static void send_data(struct link_tcp *t, int i, uint32_t seq, bool retrans)
 	f->inflight++; /* also without memory: the sender must not spin */
 	if (!p)
 		return;
-	p->wire = LINK_TCP_INNER + TUNNEL;
+	p->wire = LINK_TCP_INNER + LINK_TCP_TUNNEL;
 	p->seq = seq;
 	p->flow = (uint16_t)i;
 	p->tsval = tsval(t, local ? 0 : 1);
@@ -150,7 +149,7 @@ static void send_ack(struct link_tcp *t, int i)
 	p->tsval = tsval(t, local ? 0 : 1);
 	p->tsecr = f->ts_recent;
 	p->is_ack = 1;
-	p->wire = ACK_INNER + TUNNEL + (p->sack_hi > p->ack ? OPT_LEN : 0);
+	p->wire = ACK_INNER + LINK_TCP_TUNNEL + (p->sack_hi > p->ack ? OPT_LEN : 0);
 	f->hole_lo = f->hole_hi = 0;
 	emit(t, p, local);
 }

@@ -19,6 +19,7 @@
 enum link_tcp_values {
 	LINK_TCP_MAX_FLOWS = 128,
 	LINK_TCP_INNER = 1420,	/* data packets at the tunnel MTU */
+	LINK_TCP_TUNNEL = 60,	/* WireGuard + UDP + IPv4 bytes around an inner packet */
 	LINK_TCP_RX_WIN = 8192, /* receiver bitmap, packets */
 	LINK_TCP_RTX = 4096,
 	LINK_TCP_BUF = 2048,
