@@ -13,6 +13,7 @@
 
 #include "qdisc/cake_parse.h"
 #include "qdisc/cake_print.h"
+#include "tools/cakewg-sim/link_mode.h"
 #include "tools/sim/cake_sim.h"
 
 enum {
@@ -80,13 +81,40 @@ static const char usage_text[] =
 	"\n"
 	"Example:\n"
 	"  cakewg-sim --cake \"bandwidth 50mbit diffserv4\" --flow tcp,host=1,count=4 \\\n"
-	"      --flow udp,host=2,rate=60mbit --ping 20ms --duration 30s\n";
+	"      --flow udp,host=2,rate=60mbit --ping 20ms --duration 30s\n"
+	"\n"
+	"Link mode: a tunnel endpoint (an egress and an ingress CAKE) before a remote\n"
+	"bottleneck whose capacity follows a trace, with a FIFO in front of it, bulk TCP\n"
+	"uploads and downloads carrying timestamps, the signal extractor and, with\n"
+	"autorate, the controller setting each CAKE's rate every 50 ms. Any of these\n"
+	"options selects it (--flow, --ping, --link and --json do not apply); the cake\n"
+	"words `autorate MIN MAX' make an instance follow the link:\n"
+	"  --link-trace FILE   the capacity, both directions: one step per line,\n"
+	"                      `SECONDS RATE [RTT]' (hold RATE for SECONDS; RTT, if\n"
+	"                      given, is the base RTT from then on); '#' starts a comment\n"
+	"  --link-steps LIST   the same as RATE:TIME[:RTT],..., e.g. 40mbit:6s,12mbit:6s\n"
+	"  --down-trace FILE, --down-steps LIST  the downlink's own trace (its RTTs\n"
+	"                      count only when the uplink's trace has none)\n"
+	"                      The trace repeats; the duration defaults to its length.\n"
+	"  --link-buffer TIME  the bottleneck FIFO, in time at the trace's peak [250ms]\n"
+	"  --rtt TIME          base round-trip time [40ms]\n"
+	"  --uploads N, --downloads N  bulk TCP flows each way [4 uploads, 0 downloads]\n"
+	"  --cake-ingress OPTIONS  the ingress instance [--cake's options, and ingress]\n"
+	"  --oracle            both rates set to 0.97 x the capacity at every change\n"
+	"  --no-timestamps     TCP without timestamps (the controller falls back to RTT)\n"
+	"Printed every 100 ms per direction: capacity, shaper rate, the FIFO's queueing\n"
+	"delay and goodput; then per loaded direction the queueing delay's mean, p50, p99\n"
+	"and max, goodput as a share of the mean capacity, and per trace step how long\n"
+	"the rate took to stay within [0.8, 1.1] x the capacity. Example:\n"
+	"  cakewg-sim --link-steps 40mbit:6s,12mbit:6s,25mbit:6s,6mbit:6s \\\n"
+	"      --cake \"bandwidth 20mbit autorate 1mbit 100mbit\" --uploads 4\n";
 
 struct tool {
 	struct cake_sim_config cfg;
 	struct cake_sim_flow_spec *flows;
 	uint32_t nflows;
-	bool warmup_set, json, stats;
+	bool warmup_set, duration_set, json, stats;
+	struct link_mode link;
 };
 
 static int bad(const char *what, const char *value)
@@ -157,8 +185,10 @@ static int apply(struct tool *t, const char *name, const char *v)
 {
 	char spec[64];
 	uint64_t n;
-	int ret;
+	int ret = link_mode_option(&t->link, name, v);
 
+	if (ret <= 0)
+		return ret;
 	if (!strcmp(name, "cake"))
 		return set_cake(t, v);
 	if (!strcmp(name, "flow"))
@@ -169,8 +199,10 @@ static int apply(struct tool *t, const char *name, const char *v)
 	}
 	if (!strcmp(name, "link"))
 		return cake_parse_rate(v, &t->cfg.link_bytes_per_sec) ? bad("link rate", v) : 0;
-	if (!strcmp(name, "duration"))
+	if (!strcmp(name, "duration")) {
+		t->duration_set = true;
 		return parse_time_ns("duration", v, &t->cfg.duration_ns);
+	}
 	if (!strcmp(name, "warmup")) {
 		t->warmup_set = true;
 		return parse_time_ns("warmup", v, &t->cfg.warmup_ns);
@@ -251,6 +283,17 @@ static int parse_args(struct tool *t, int argc, char **argv)
 		{ "warmup", required_argument, NULL, 'w' }, { "seed", required_argument, NULL, 's' },
 		{ "mtu", required_argument, NULL, 'm' },   { "file", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },         { "no-stats", no_argument, NULL, 'n' },
+		{ "link-trace", required_argument, NULL, 'L' },
+		{ "link-steps", required_argument, NULL, 'L' },
+		{ "down-trace", required_argument, NULL, 'L' },
+		{ "down-steps", required_argument, NULL, 'L' },
+		{ "link-buffer", required_argument, NULL, 'L' },
+		{ "rtt", required_argument, NULL, 'L' },
+		{ "uploads", required_argument, NULL, 'L' },
+		{ "downloads", required_argument, NULL, 'L' },
+		{ "cake-ingress", required_argument, NULL, 'L' },
+		{ "oracle", no_argument, NULL, 'L' },
+		{ "no-timestamps", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
 	int c, idx, ret = 0;
@@ -265,7 +308,7 @@ static int parse_args(struct tool *t, int argc, char **argv)
 		} else if (c == '?') {
 			ret = -EINVAL;
 		} else {
-			ret = apply(t, longopts[idx].name, optarg);
+			ret = apply(t, longopts[idx].name, optarg ? optarg : "");
 		}
 	}
 	if (!ret && optind < argc) {
@@ -387,18 +430,36 @@ static int check(const struct tool *t)
 	return -EINVAL;
 }
 
+/* Link mode: what the scripted flows' options would mean there is refused. */
+static int run_link(struct tool *t)
+{
+	if (t->nflows || t->cfg.link_bytes_per_sec || t->json) {
+		fprintf(stderr, "cakewg-sim: --flow, --ping, --link and --json do not apply "
+				"with a link trace\n");
+		return 1;
+	}
+	return link_mode_run(&t->link, &t->cfg.cake, t->duration_set ? t->cfg.duration_ns : 0,
+			     t->cfg.seed) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tool t = { .stats = true };
 	struct cake_sim_result r;
 	int ret;
 
+	link_mode_init(&t.link);
 	cake_options_defaults(&t.cfg.cake);
 	t.cfg.duration_ns = (uint64_t)DEFAULT_DURATION_US * NS_PER_US;
 	t.cfg.seed = DEFAULT_SEED;
 	if (parse_args(&t, argc, argv)) {
 		fprintf(stderr, "Try `cakewg-sim --help'.\n");
 		return 1;
+	}
+	if (t.link.on) {
+		ret = run_link(&t);
+		free(t.flows);
+		return ret;
 	}
 	if (!t.warmup_set) {
 		t.cfg.warmup_ns = t.cfg.duration_ns / 5;
