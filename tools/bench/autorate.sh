@@ -157,7 +157,7 @@ link_setup() {
 	for side in up down; do
 		peak=$1
 		[ "$side" = down ] && peak=$2
-		limit=$((peak * 1000 / 8 * FIFO_MS / 1000))
+		limit=$((peak * FIFO_MS / 8)) # kbit/s x ms = bits
 		LINK_LIMIT[$side]=$limit
 		dev=$(link_dev "$side")
 		if [ $NETEM = 1 ]; then
@@ -245,8 +245,10 @@ set_variant() {
 	[ "$v" != wggo ] || return 0
 	CAKE_ERR=
 	if [ $AUTORATE_ON = 1 ] && [ "$v" != autorate ]; then
-		try_cake_set "$c" cake "autorate off" && try_cake_set "$c" cake_ingress "autorate off" ||
-			return 1
+		# best effort: an instance the autorate words were refused for has none to end
+		try_cake_set "$c" cake "autorate off" || true
+		try_cake_set "$c" cake_ingress "autorate off" || true
+		CAKE_ERR=
 		AUTORATE_ON=0
 	fi
 	case $v in
@@ -265,8 +267,8 @@ set_variant() {
 		i="bandwidth ${3}kbit autorate $AR_MIN $AR_MAX ingress"
 		;;
 	esac
-	try_cake_set "$c" cake "$e" && try_cake_set "$c" cake_ingress "$i" || return 1
-	[ "$v" != autorate ] || AUTORATE_ON=1
+	[ "$v" != autorate ] || AUTORATE_ON=1 # even if only one instance takes it
+	try_cake_set "$c" cake "$e" && try_cake_set "$c" cake_ingress "$i"
 }
 
 # ---------------------------------------------------------------- one run

@@ -90,21 +90,31 @@ def _time_step(tmax):
     return 120
 
 
-def _time_panel(runs, marks, lo, hi):
-    tmax = max((t for r in runs for t, _ in r["points"]), default=1.0) or 1.0
-    x = lambda t: TS_L + (TS_R - TS_L) * t / tmax
-    y = lambda ms: _log_pos(ms, lo, hi, BOTTOM, TOP)
+def _grid(grid, x, y, tmax, right, top, bottom):
+    """A time panel's grid: a line per (value, major, labelled) of grid across it, the
+    value's label on the left when labelled, and a vertical line with its label every
+    time step from 0 to tmax."""
     el = []
-    for v, major in _log_ticks(lo, hi):
-        el.append(_line(TS_L, y(v), TS_R, y(v), GRID_MAJOR if major else GRID_MINOR))
-        if major or math.isclose(v, hi) or hi / lo <= 100:
+    for v, major, label in grid:
+        el.append(_line(TS_L, y(v), right, y(v), GRID_MAJOR if major else GRID_MINOR))
+        if label:
             el.append(_text(TS_L - 6, y(v) + 4, _ms_label(v), anchor="end", size=11))
     step = _time_step(tmax)
     t = 0
     while t <= tmax + 1e-9:
-        el.append(_line(x(t), TOP, x(t), BOTTOM, GRID_MINOR))
-        el.append(_text(x(t), BOTTOM + 16, "%g" % t, size=11))
+        el.append(_line(x(t), top, x(t), bottom, GRID_MINOR))
+        el.append(_text(x(t), bottom + 16, "%g" % t, size=11))
         t += step
+    return el
+
+
+def _time_panel(runs, marks, lo, hi):
+    tmax = max((t for r in runs for t, _ in r["points"]), default=1.0) or 1.0
+    x = lambda t: TS_L + (TS_R - TS_L) * t / tmax
+    y = lambda ms: _log_pos(ms, lo, hi, BOTTOM, TOP)
+    grid = [(v, major, major or math.isclose(v, hi) or hi / lo <= 100)
+            for v, major in _log_ticks(lo, hi)]
+    el = _grid(grid, x, y, tmax, TS_R, TOP, BOTTOM)
     for t, label in marks:
         el.append(_line(x(t), TOP, x(t), BOTTOM, "#666", 'stroke-dasharray="4 3"'))
         el.append(_text(x(t) + 4, TOP + 14, label, anchor="start", size=11,
@@ -207,22 +217,14 @@ def _series_panel(panel, top, tmax):
     if panel["kind"] == "rtt":
         lo, hi = _log_range(values)
         y = lambda v: _log_pos(v, lo, hi, bottom, top)
-        grid = [(v, major, major or hi / lo <= 100) for v, major in _log_ticks(lo, hi)]
+        grid = [(v, major, major or math.isclose(v, hi) or hi / lo <= 100)
+                for v, major in _log_ticks(lo, hi)]
     else:
         ticks = _lin_ticks(max(values + [1.0]) * 1.05)
         hi = ticks[-1]
         y = lambda v: bottom - (bottom - top) * min(max(v, 0.0), hi) / hi
         grid = [(v, True, True) for v in ticks]
-    for v, major, label in grid:
-        el.append(_line(TS_L, y(v), PANELS_R, y(v), GRID_MAJOR if major else GRID_MINOR))
-        if label:
-            el.append(_text(TS_L - 6, y(v) + 4, _ms_label(v), anchor="end", size=11))
-    step = _time_step(tmax)
-    t = 0
-    while t <= tmax + 1e-9:
-        el.append(_line(x(t), top, x(t), bottom, GRID_MINOR))
-        el.append(_text(x(t), bottom + 16, "%g" % t, size=11))
-        t += step
+    el += _grid(grid, x, y, tmax, PANELS_R, top, bottom)
     for s in panel["series"]:
         pts = " ".join("%.1f,%.1f" % (x(t), y(v)) for t, v in s["points"] if v is not None)
         el.append('<polyline fill="none" stroke="%s" stroke-width="%.1f" '
