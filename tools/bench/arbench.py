@@ -258,6 +258,9 @@ def cmd_report(argv):
           % (P99_ADDED_MAX_MS, STEADY_P99_ADDED_MAX_MS, 100 * LOSS_MAX))
     print(">= %.2f of the mean capacity; steady: also >= %.2f of the fixed shaper's goodput."
           % (GOODPUT_OF_MEAN_MIN, STEADY_GOODPUT_OF_FIXED_MIN))
+    print("Under rrul each direction also carries the other's ACKs: on an asymmetric trace")
+    print("the downloads' ACKs take a large share of the uplink, and the oracle's up share")
+    print("is what can be reached.")
     spec = "%-9s %-9s %-26s %7s %8s %8s %6s %6s %6s  %s"
     benchlib.print_header(spec, ("trace", "load", "variant", "idle", "added50", "added99",
                                  "loss%", "up", "down", "targets"))

@@ -49,8 +49,8 @@
 #   --report DIR: the report (and --svg) again from a --keep DIR; runs nothing.
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: each run lasts its trace (lte 30 s, starlink 45, wifi 30, steady 20) plus
-# about 4 s; each trace has 5 idle runs of 4 s. The default matrix (4 traces x 3 loads x
-# 5 variants, 60 runs and 20 idle ones) takes about 38 minutes; --quick about 1.5.
+# about 3 s; each trace has 5 idle runs of 4 s. The default matrix (4 traces x 3 loads x
+# 5 variants, 60 runs and 20 idle ones) takes about 37 minutes; --quick about 1.5.
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 COMMAND_LINE="$0 $*"
