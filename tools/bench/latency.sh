@@ -52,23 +52,9 @@ QUICK=0
 SVG=
 KEEP=
 FIFO_LIMIT=4mb
-PING_INTERVAL=0.05
 SAMPLE_INTERVAL=0.5
 UDP_LEN=1360
 UDP_OVER_PCT=150
-
-bad() { echo "latency.sh: $*" >&2; exit 2; }
-
-# add_list ARRAY ALLOWED VALUE: appends the comma-separated VALUE, checking each word.
-add_list() {
-	local -n arr=$1
-	local allowed=$2 w
-	IFS=, read -r -a words <<<"$3"
-	for w in "${words[@]}"; do
-		[[ " $allowed " == *" $w "* ]] || bad "\`$w' is not one of: $allowed"
-		arr+=("$w")
-	done
-}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -158,38 +144,6 @@ cake_profile() {
 	cake_set "$s" cake "unlimited triple-isolate split-gso"
 }
 
-# start_load LOAD IMPL RATE TAG: the load's iperf3 clients in the background ($LOAD_PIDS).
-start_load() {
-	local load=$1 impl=$2 rate=$3 tag=$4 dst
-	dst=$(tun_addr "$impl" s)
-	local -a common=(-c "$dst" -O "$WARM" -t "$DUR" -J)
-	local lim=$((WARM + DUR + 20))
-	LOAD_PIDS=()
-	UP_JSON=
-	DOWN_JSON=
-	case $load in
-	idle) ;;
-	tcp_nup | rrul)
-		UP_JSON=$RAW/$tag-up.json
-		n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -P 4 -C cubic >"$UP_JSON" 2>&1 &
-		LOAD_PIDS+=($!)
-		if [ "$load" = rrul ]; then
-			DOWN_JSON=$RAW/$tag-down.json
-			n c timeout "$lim" iperf3 "${common[@]}" -p 5202 -P 4 -C cubic -R \
-				>"$DOWN_JSON" 2>&1 &
-			LOAD_PIDS+=($!)
-		fi
-		;;
-	udpflood)
-		UP_JSON=$RAW/$tag-up.json
-		local per=$((rate * 1000 * UDP_OVER_PCT / 100 / 16))
-		n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -u -P 16 -b "${per}K" \
-			-l "$UDP_LEN" --get-server-output >"$UP_JSON" 2>&1 &
-		LOAD_PIDS+=($!)
-		;;
-	esac
-}
-
 # run_one TOPO RATE LOAD IMPL VARIANT [NOTE]
 run_one() {
 	local topo=$1 rate=$2 load=$3 impl=$4 variant=$5 note=${6:-}
@@ -211,8 +165,7 @@ run_one() {
 	local sampler=$!
 	start_load "$load" "$impl" "$rate" "$tag"
 	[ "$load" = idle ] || sleep "$WARM.3"
-	n c ping -n -i "$PING_INTERVAL" -c "$PING_COUNT" -W 3 "$(tun_addr "$impl" s)" \
-		>"$RAW/$tag-ping.txt" 2>&1 || true
+	ping_probe "$impl" "$PING_COUNT" "$RAW/$tag-ping.txt"
 	for pid in "${LOAD_PIDS[@]}"; do wait "$pid" || true; done
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true

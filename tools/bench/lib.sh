@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Helpers shared by tools/bench/throughput.sh and tools/bench/latency.sh.
+# Helpers shared by tools/bench/throughput.sh, latency.sh and autorate.sh.
 #
 # Sources tests/netns/lib.sh (namespaces named $P-*, the cleanup trap that kills what
 # runs in them and deletes them even on failure, start_cakewg/start_wggo), and adds:
@@ -247,4 +247,69 @@ iperf_servers() {
 		wait_for 5 n s sh -c "ss -ltn | grep -q ':$port '" ||
 			die "iperf3 server on port $port did not start"
 	done
+}
+
+# bad MESSAGE: a usage error of the calling script, exit 2.
+bad() { echo "$(basename "$0"): $*" >&2; exit 2; }
+
+# add_list ARRAY ALLOWED VALUE: appends the comma-separated VALUE, checking each word.
+add_list() {
+	local -n arr=$1
+	local allowed=$2 w
+	IFS=, read -r -a words <<<"$3"
+	for w in "${words[@]}"; do
+		[[ " $allowed " == *" $w "* ]] || bad "\`$w' is not one of: $allowed"
+		arr+=("$w")
+	done
+}
+
+# The probe of every latency measurement: a ping every PING_INTERVAL seconds through
+# the tunnel, client to server.
+PING_INTERVAL=0.05
+
+# ping_probe IMPL COUNT OUT [PING_OPTION...]: COUNT pings through IMPL's tunnel, the
+# output into OUT.
+ping_probe() {
+	local impl=$1 count=$2 out=$3
+	shift 3
+	n c ping -n -i "$PING_INTERVAL" -c "$count" -W 3 "$@" "$(tun_addr "$impl" s)" >"$out" 2>&1 ||
+		true
+}
+
+# start_load LOAD IMPL RATE TAG: the load's iperf3 clients in the background ($LOAD_PIDS),
+# their JSON into $RAW/TAG-up.json ($UP_JSON) and $RAW/TAG-down.json ($DOWN_JSON), each
+# for $DUR seconds after a warm-up of $WARM that iperf3 omits. Loads: idle; tcp_nup (4
+# TCP uploads), tcp_ndown (4 TCP downloads), rrul (both), all cubic; udpflood (16 UDP
+# senders at $UDP_OVER_PCT % of RATE Mbit/s together, $UDP_LEN-byte datagrams).
+start_load() {
+	local load=$1 impl=$2 rate=$3 tag=$4 dst
+	dst=$(tun_addr "$impl" s)
+	local -a common=(-c "$dst" -O "$WARM" -t "$DUR" -J)
+	local lim=$((WARM + DUR + 20))
+	LOAD_PIDS=()
+	UP_JSON=
+	DOWN_JSON=
+	case $load in
+	idle) ;;
+	tcp_nup | tcp_ndown | rrul)
+		if [ "$load" != tcp_ndown ]; then
+			UP_JSON=$RAW/$tag-up.json
+			n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -P 4 -C cubic >"$UP_JSON" 2>&1 &
+			LOAD_PIDS+=($!)
+		fi
+		if [ "$load" != tcp_nup ]; then
+			DOWN_JSON=$RAW/$tag-down.json
+			n c timeout "$lim" iperf3 "${common[@]}" -p 5202 -P 4 -C cubic -R \
+				>"$DOWN_JSON" 2>&1 &
+			LOAD_PIDS+=($!)
+		fi
+		;;
+	udpflood)
+		UP_JSON=$RAW/$tag-up.json
+		local per=$((rate * 1000 * UDP_OVER_PCT / 100 / 16))
+		n c timeout "$lim" iperf3 "${common[@]}" -p 5201 -u -P 16 -b "${per}K" \
+			-l "$UDP_LEN" --get-server-output >"$UP_JSON" 2>&1 &
+		LOAD_PIDS+=($!)
+		;;
+	esac
 }

@@ -7,6 +7,8 @@ Used by tools/bench/benchlib.py (svg) and tools/demo/rtt_report.py. Standard lib
 only: the SVG is written by hand.
 
     write_svg(path, title, runs, marks=(), cdf_title="CDF")
+    write_panels_svg(path, title, panels, tmax)   time series only, stacked panels
+                                                  (e.g. a rate over time above the RTT)
 
 runs: a list of dicts with
     label   the run's name in the legend
@@ -88,21 +90,31 @@ def _time_step(tmax):
     return 120
 
 
-def _time_panel(runs, marks, lo, hi):
-    tmax = max((t for r in runs for t, _ in r["points"]), default=1.0) or 1.0
-    x = lambda t: TS_L + (TS_R - TS_L) * t / tmax
-    y = lambda ms: _log_pos(ms, lo, hi, BOTTOM, TOP)
+def _grid(grid, x, y, tmax, right, top, bottom):
+    """A time panel's grid: a line per (value, major, labelled) of grid across it, the
+    value's label on the left when labelled, and a vertical line with its label every
+    time step from 0 to tmax."""
     el = []
-    for v, major in _log_ticks(lo, hi):
-        el.append(_line(TS_L, y(v), TS_R, y(v), GRID_MAJOR if major else GRID_MINOR))
-        if major or math.isclose(v, hi) or hi / lo <= 100:
+    for v, major, label in grid:
+        el.append(_line(TS_L, y(v), right, y(v), GRID_MAJOR if major else GRID_MINOR))
+        if label:
             el.append(_text(TS_L - 6, y(v) + 4, _ms_label(v), anchor="end", size=11))
     step = _time_step(tmax)
     t = 0
     while t <= tmax + 1e-9:
-        el.append(_line(x(t), TOP, x(t), BOTTOM, GRID_MINOR))
-        el.append(_text(x(t), BOTTOM + 16, "%g" % t, size=11))
+        el.append(_line(x(t), top, x(t), bottom, GRID_MINOR))
+        el.append(_text(x(t), bottom + 16, "%g" % t, size=11))
         t += step
+    return el
+
+
+def _time_panel(runs, marks, lo, hi):
+    tmax = max((t for r in runs for t, _ in r["points"]), default=1.0) or 1.0
+    x = lambda t: TS_L + (TS_R - TS_L) * t / tmax
+    y = lambda ms: _log_pos(ms, lo, hi, BOTTOM, TOP)
+    grid = [(v, major, major or math.isclose(v, hi) or hi / lo <= 100)
+            for v, major in _log_ticks(lo, hi)]
+    el = _grid(grid, x, y, tmax, TS_R, TOP, BOTTOM)
     for t, label in marks:
         el.append(_line(x(t), TOP, x(t), BOTTOM, "#666", 'stroke-dasharray="4 3"'))
         el.append(_text(x(t) + 4, TOP + 14, label, anchor="start", size=11,
@@ -177,3 +189,77 @@ def write_svg(path, title, runs, marks=(), cdf_title="CDF"):
     el.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(el) + "\n")
+
+
+# ---------------------------------------------------------------- stacked time panels
+PANEL_H, PANEL_GAP = 190, 62   # each panel's plot height, and the room under it
+PANELS_R = 950                 # no CDF beside them: the full width
+
+
+def _lin_ticks(hi):
+    """Ticks 0..hi at 1, 2 or 5 times a power of ten, at most 6 intervals."""
+    e = math.floor(math.log10(hi)) if hi > 0 else 0
+    for m in (0.1, 0.2, 0.5, 1, 2, 5, 10):
+        step = m * 10.0 ** e
+        if hi / step <= 6:
+            break
+    n = int(math.ceil(hi / step - 1e-9))
+    return [i * step for i in range(n + 1)]
+
+
+def _series_panel(panel, top, tmax):
+    """One panel of write_panels_svg: its grid, axes, polylines and legend; returns the
+    elements and the y below its legend."""
+    bottom = top + PANEL_H
+    x = lambda t: TS_L + (PANELS_R - TS_L) * min(max(t, 0.0), tmax) / tmax
+    values = [v for s in panel["series"] for _, v in s["points"] if v is not None]
+    el = []
+    if panel["kind"] == "rtt":
+        lo, hi = _log_range(values)
+        y = lambda v: _log_pos(v, lo, hi, bottom, top)
+        grid = [(v, major, major or math.isclose(v, hi) or hi / lo <= 100)
+                for v, major in _log_ticks(lo, hi)]
+    else:
+        ticks = _lin_ticks(max(values + [1.0]) * 1.05)
+        hi = ticks[-1]
+        y = lambda v: bottom - (bottom - top) * min(max(v, 0.0), hi) / hi
+        grid = [(v, True, True) for v in ticks]
+    el += _grid(grid, x, y, tmax, PANELS_R, top, bottom)
+    for s in panel["series"]:
+        pts = " ".join("%.1f,%.1f" % (x(t), y(v)) for t, v in s["points"] if v is not None)
+        el.append('<polyline fill="none" stroke="%s" stroke-width="%.1f" '
+                  'stroke-linejoin="round" points="%s"/>' % (s["color"], s.get("width", 1.3),
+                                                              pts))
+    el.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="%s"/>' % (
+        TS_L, top, PANELS_R - TS_L, PANEL_H, FRAME))
+    el.append(_text(TS_L, top - 8, panel["title"], anchor="start", size=12,
+                    extra='font-weight="bold"'))
+    mid = (top + bottom) / 2
+    el.append(_text(18, mid, panel["ylabel"], extra='transform="rotate(-90 18 %.1f)"' % mid))
+    ly = bottom + 36
+    for s in panel["series"]:
+        el.append(_line(TS_L, ly - 4, TS_L + 28, ly - 4, s["color"], 'stroke-width="3"'))
+        el.append(_text(TS_L + 36, ly, s["label"] + (": " + s["note"] if s.get("note") else ""),
+                        anchor="start", size=12))
+        ly += LEGEND_LINE
+    return el, ly
+
+
+def write_panels_svg(path, title, panels, tmax):
+    """Time series panels stacked over one time axis 0..tmax seconds, each with its
+    legend under it. panels: dicts with kind ("rtt": a logarithmic axis in ms, as
+    write_svg's; "rate": a linear one from 0), title, ylabel and series (label, color,
+    points [(seconds, value or None)], optional width and note)."""
+    tmax = tmax or 1.0
+    el, y = [], TOP
+    for p in panels:
+        pe, y = _series_panel(p, y, tmax)
+        el += pe
+        y += PANEL_GAP - LEGEND_LINE
+    height = int(y - PANEL_GAP + LEGEND_LINE + 10)
+    head = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+            'viewBox="0 0 %d %d" font-family="sans-serif">' % (WIDTH, height, WIDTH, height),
+            '<rect width="100%" height="100%" fill="white"/>',
+            _text(WIDTH / 2, 24, title, size=15, extra='font-weight="bold"')]
+    with open(path, "w") as f:
+        f.write("\n".join(head + el + ["</svg>"]) + "\n")

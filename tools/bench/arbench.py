@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Analysis half of tools/bench/autorate.sh: traces, the shaper-rate sampler, one JSON
+record per run, the report with its target verdicts and the plots. The parsers (ping,
+iperf3, UAPI) are benchlib.py's; the plot's axes and style are rttplot.py's.
+
+Standard library only.
+
+Subcommands:
+  trace FILE [SECONDS]              the trace's steps: "seconds up_kbit down_kbit rtt_ms"
+  trace-info FILE [SECONDS]         "seconds mean_up mean_down peak_up peak_down min_up
+                                    min_down rtt" (kbit/s; rtt 1 if it sets a base RTT)
+  sample CAKEWG IFNAME OUT INTERVAL until killed: the egress and ingress shaper rates
+                                    from `cakewg show --json IFNAME`, one line per sample
+  record FILE key=value...          appends one run (see cmd_record)
+  report FILE                       the tables and the target verdicts
+  svg FILE DIR                      DIR/autorate-TRACE-LOAD.svg for every trace and load
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import benchlib
+import rttplot
+
+VARIANTS = ["wggo", "unlimited", "fixed", "autorate", "oracle"]
+VARIANT_NAMES = {"wggo": "wireguard-go", "unlimited": "cakewg unlimited",
+                 "fixed": "cakewg fixed at the mean", "autorate": "cakewg autorate",
+                 "oracle": "cakewg oracle"}
+VARIANT_COLORS = {"wggo": "#d0432b", "unlimited": "#e39b2d", "fixed": "#7a4fb3",
+                  "autorate": "#1f6fb4", "oracle": "#2e9b4a"}
+LOADS = ["tcp_nup", "tcp_ndown", "rrul"]
+LOAD_DIRS = {"tcp_nup": ("up",), "tcp_ndown": ("down",), "rrul": ("up", "down")}
+STEADY_TRACE = "steady"
+
+# The targets of issue #13 (ms above the idle median, fractions).
+P99_ADDED_MAX_MS = 15.0
+LOSS_MAX = 0.01
+GOODPUT_OF_MEAN_MIN = 0.80
+STEADY_P99_ADDED_MAX_MS = 10.0
+STEADY_GOODPUT_OF_FIXED_MIN = 0.90
+
+
+# ---------------------------------------------------------------- traces
+def read_trace(path, max_s=None):
+    """[(seconds, up_kbit, down_kbit, rtt_ms)] of a trace file, cut at max_s seconds."""
+    steps, total = [], 0.0
+    for n, line in enumerate(open(path), 1):
+        line = line.split("#", 1)[0].split()
+        if not line:
+            continue
+        if len(line) not in (3, 4):
+            raise ValueError("%s:%d: want seconds up_mbit down_mbit [base_rtt_ms]" % (path, n))
+        secs, up, down = (float(x) for x in line[:3])
+        rtt = float(line[3]) if len(line) == 4 else 0.0
+        if secs <= 0 or up <= 0 or down <= 0 or rtt < 0:
+            raise ValueError("%s:%d: seconds and rates must be positive" % (path, n))
+        if max_s is not None and total + secs > max_s:
+            secs = max_s - total
+        if secs <= 0:
+            break
+        steps.append((secs, int(up * 1000), int(down * 1000), rtt))
+        total += secs
+    if not steps:
+        raise ValueError("%s: no steps" % path)
+    return steps
+
+
+def trace_info(steps):
+    total = sum(s[0] for s in steps)
+    mean = lambda i: int(sum(s[0] * s[i] for s in steps) / total)
+    return {"seconds": total, "mean_up": mean(1), "mean_down": mean(2),
+            "peak_up": max(s[1] for s in steps), "peak_down": max(s[2] for s in steps),
+            "min_up": min(s[1] for s in steps), "min_down": min(s[2] for s in steps),
+            "rtt": int(any(s[3] for s in steps))}
+
+
+def max_seconds(argv):
+    return float(argv[1]) if len(argv) > 1 and argv[1] else None
+
+
+def cmd_trace(argv):
+    for secs, up, down, rtt in read_trace(argv[0], max_seconds(argv)):
+        print("%g %d %d %g" % (secs, up, down, rtt))
+    return 0
+
+
+def cmd_trace_info(argv):
+    i = trace_info(read_trace(argv[0], max_seconds(argv)))
+    print("%g %d %d %d %d %d %d %d" % (i["seconds"], i["mean_up"], i["mean_down"],
+                                       i["peak_up"], i["peak_down"], i["min_up"],
+                                       i["min_down"], i["rtt"]))
+    return 0
+
+
+# ---------------------------------------------------------------- the shaper's rate
+def shaper_rate(inst):
+    """Bits/s of one instance of `cakewg show --json`'s cake member: the autorate
+    controller's current rate when it reports one, else the shaper's bandwidth; None
+    for unlimited or no instance."""
+    stats = (inst or {}).get("stats") or {}
+    ar = stats.get("autorate")
+    if isinstance(ar, dict) and isinstance(ar.get("rate"), (int, float)):
+        return ar["rate"] * 8
+    bw = (stats.get("options") or {}).get("bandwidth")
+    return bw * 8 if isinstance(bw, (int, float)) and bw > 0 else None
+
+
+def cmd_sample(argv):
+    """sample CAKEWG IFNAME OUT INTERVAL: "epoch egress_bps ingress_bps" ("-": none)."""
+    cakewg, ifname, out, iv = argv[0], argv[1], argv[2], float(argv[3])
+    with open(out, "a") as f:
+        while True:
+            t = time.time()
+            try:
+                p = subprocess.run([cakewg, "show", "--json", ifname], capture_output=True,
+                                   timeout=2, check=False)
+                cake = json.loads(p.stdout).get("cake") or {}
+                e, i = shaper_rate(cake.get("egress")), shaper_rate(cake.get("ingress"))
+                f.write("%.3f %s %s\n" % (t, "-" if e is None else "%d" % e,
+                                          "-" if i is None else "%d" % i))
+                f.flush()
+            except (subprocess.SubprocessError, ValueError, AttributeError):
+                pass
+            time.sleep(max(0.0, iv - (time.time() - t)))
+
+
+def read_columns(path):
+    rows = []
+    if not path or not os.path.exists(path):
+        return rows
+    for line in open(path):
+        f = line.split()
+        if f:
+            rows.append(f)
+    return rows
+
+
+def opt_float(s):
+    return None if s == "-" else float(s)
+
+
+# ---------------------------------------------------------------- records
+PING_STAMPED = re.compile(r"^\[([\d.]+)\] .*icmp_seq=(\d+) .*time=([\d.]+) ms", re.M)
+
+
+def ping_start(path, interval_s):
+    """When `ping -D` sent its first probe (epoch seconds), from its first reply's
+    timestamp, RTT and sequence number; None without a stamped reply."""
+    try:
+        m = PING_STAMPED.search(open(path).read())
+    except OSError:
+        return None
+    if not m:
+        return None
+    return float(m.group(1)) - float(m.group(3)) / 1e3 - (int(m.group(2)) - 1) * interval_s
+
+
+def cmd_record(argv):
+    """record FILE trace= load= variant= t0= seconds= mean_up= mean_down= ping= interval=
+    up= down= link= rates= error=: link is the trace player's log ("epoch up_kbit down_kbit
+    rtt_ms" per step), rates the sampler's file; times are kept relative to t0."""
+    path, a = argv[0], benchlib.kv_args(argv[1:])
+    t0 = float(a["t0"])
+    interval = float(a.get("interval", "0.05"))
+    rec = {"trace": a["trace"], "load": a["load"], "variant": a["variant"],
+           "seconds": float(a["seconds"]), "mean_up": int(a["mean_up"]) / 1000.0,
+           "mean_down": int(a["mean_down"]) / 1000.0, "error": a.get("error") or None,
+           "ping": benchlib.parse_ping(a.get("ping", ""), interval),
+           "up": benchlib.parse_iperf(a.get("up")), "down": benchlib.parse_iperf(a.get("down")),
+           "link": [[round(float(f[0]) - t0, 3), int(f[1]) / 1000.0, int(f[2]) / 1000.0,
+                     float(f[3])] for f in read_columns(a.get("link"))],
+           "rates": [[round(float(f[0]) - t0, 3)] + [
+               None if opt_float(x) is None else opt_float(x) / 1e6 for x in f[1:3]]
+               for f in read_columns(a.get("rates"))],
+           "loadavg": a.get("loadavg", "")}
+    start = ping_start(a.get("ping", ""), interval)
+    if start is not None:  # the ping's times from t0 too
+        rec["ping"]["series"] = [[round(t + start - t0, 3), v] for t, v in rec["ping"]["series"]]
+    benchlib.append_jsonl(path, rec)
+    if rec["error"]:
+        sys.stdout.write("  FAILED: %s\n" % rec["error"])
+        return 0
+    p = rec["ping"]
+    up, down = benchlib.sums(rec)
+    sys.stdout.write("  ping med %s p99 %s ms loss %s%%; up %s down %s Mbit/s\n" % (
+        benchlib.fmt(p["med"], "%.2f"), benchlib.fmt(p["p99"], "%.2f"),
+        benchlib.fmt(None if p["loss"] is None else 100 * p["loss"], "%.1f"),
+        benchlib.fmt(up), benchlib.fmt(down)))
+    return 0
+
+
+def idle_of(recs, r):
+    """The idle median of r's trace and variant (ms), or None."""
+    i = benchlib.find(recs, trace=r["trace"], load="idle", variant=r["variant"])
+    return i["ping"]["med"] if i and not i["error"] else None
+
+
+def added(recs, r, stat):
+    base, v = idle_of(recs, r), r["ping"][stat]
+    return None if base is None or v is None else v - base
+
+
+def share(r, side):
+    x = r.get(side)
+    mean = r["mean_" + side]
+    return x["sum"] / mean if x and x.get("sum") is not None and mean else None
+
+
+def targets(recs, r):
+    """[(name, ok)] of one run: issue #13's targets; on the steady trace, the stricter
+    p99 and the goodput against the fixed shaper's (the fixed-optimal one)."""
+    steady = r["trace"] == STEADY_TRACE
+    lim = STEADY_P99_ADDED_MAX_MS if steady else P99_ADDED_MAX_MS
+    d99 = added(recs, r, "p99")
+    loss = r["ping"]["loss"]
+    out = [("p99<=+%g" % lim, None if d99 is None else d99 <= lim),
+           ("loss<%g%%" % (100 * LOSS_MAX), None if loss is None else loss < LOSS_MAX)]
+    fixed = benchlib.find(recs, trace=r["trace"], load=r["load"], variant="fixed")
+    for side in LOAD_DIRS[r["load"]]:
+        s = share(r, side)
+        out.append(("%s>=%.2f" % (side, GOODPUT_OF_MEAN_MIN),
+                    None if s is None else s >= GOODPUT_OF_MEAN_MIN))
+        if steady:
+            f = fixed.get(side) if fixed and not fixed["error"] else None
+            x = r.get(side)
+            ok = None
+            if f and f.get("sum") and x and x.get("sum") is not None:
+                ok = x["sum"] >= STEADY_GOODPUT_OF_FIXED_MIN * f["sum"]
+            out.append(("%s>=%.2f fixed" % (side, STEADY_GOODPUT_OF_FIXED_MIN), ok))
+    return out
+
+
+def verdicts(tg):
+    return " ".join("%s %s" % (n, {True: "met", False: "MISSED", None: "n/a"}[ok])
+                    for n, ok in tg)
+
+
+def order_key(r):
+    return (r["trace"], LOADS.index(r["load"]) if r["load"] in LOADS else -1,
+            VARIANTS.index(r["variant"]))
+
+
+def cmd_report(argv):
+    recs = benchlib.read_jsonl(argv[0])
+    if not recs:
+        print("no runs recorded")
+        return 1
+    f = benchlib.fmt
+    print("Per trace and load: ping every 50 ms through the tunnel while the trace plays;")
+    print("added50/added99 = ping median/p99 minus the idle median of the same trace and")
+    print("variant (ms); up/down = goodput (iperf3 receiver) as a share of the trace's mean")
+    print("capacity in that direction (the tbf counts the tunnel's overhead, so about 0.95")
+    print("is the ceiling). Targets: p99 <= idle + %g ms (steady: + %g), loss < %g%%, goodput"
+          % (P99_ADDED_MAX_MS, STEADY_P99_ADDED_MAX_MS, 100 * LOSS_MAX))
+    print(">= %.2f of the mean capacity; steady: also >= %.2f of the fixed shaper's goodput."
+          % (GOODPUT_OF_MEAN_MIN, STEADY_GOODPUT_OF_FIXED_MIN))
+    print("Under rrul each direction also carries the other's ACKs: on an asymmetric trace")
+    print("the downloads' ACKs take a large share of the uplink, and the oracle's up share")
+    print("is what can be reached.")
+    spec = "%-9s %-9s %-26s %7s %8s %8s %6s %6s %6s  %s"
+    benchlib.print_header(spec, ("trace", "load", "variant", "idle", "added50", "added99",
+                                 "loss%", "up", "down", "targets"))
+    met = {}
+    for r in sorted((r for r in recs if r["load"] != "idle"), key=order_key):
+        name = VARIANT_NAMES.get(r["variant"], r["variant"])
+        if r["error"]:
+            print(spec % (r["trace"], r["load"], name, "-", "-", "-", "-", "-", "-",
+                          "FAILED: " + r["error"]))
+            met.setdefault(r["variant"], [0, 0, 0])[2] += 1
+            continue
+        p = r["ping"]
+        tg = targets(recs, r)
+        m = met.setdefault(r["variant"], [0, 0, 0])
+        m[0] += sum(ok is True for _, ok in tg)
+        m[1] += sum(ok is False for _, ok in tg)
+        print(spec % (
+            r["trace"], r["load"], name, f(idle_of(recs, r), "%.2f"),
+            f(added(recs, r, "med"), "%+.1f"), f(added(recs, r, "p99"), "%+.1f"),
+            f(None if p["loss"] is None else 100 * p["loss"], "%.1f"),
+            f(share(r, "up"), "%.2f"), f(share(r, "down"), "%.2f"), verdicts(tg)))
+        for side in ("up", "down"):
+            x = r.get(side)
+            if x and x.get("error"):
+                print("    %s: iperf3 error: %s" % (side, x["error"]))
+    print()
+    print("Targets met / missed per variant (the targets are autorate's; the other rows are")
+    print("there to compare; failed = the variant could not be set up):")
+    for v in VARIANTS:
+        if v in met:
+            print("  %-26s met %3d, missed %3d, failed runs %d" % (
+                VARIANT_NAMES[v], met[v][0], met[v][1], met[v][2]))
+    for r in recs:
+        if r["load"] == "idle" and r["error"]:
+            print("idle %s %s: FAILED: %s" % (r["trace"], r["variant"], r["error"]))
+    return 0
+
+
+# ---------------------------------------------------------------- plots
+def step_points(pts, seconds):
+    """[(t, v)] samples as a step line: each value holds until the next sample, the last
+    one until seconds."""
+    out = []
+    for t, v in pts:
+        if out:
+            out.append((t, out[-1][1]))
+        out.append((t, v))
+    if out:
+        out.append((max(seconds, out[-1][0]), out[-1][1]))
+    return out
+
+
+def cmd_svg(argv):
+    recs = benchlib.read_jsonl(argv[0])
+    outdir = argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    pairs = sorted({(r["trace"], r["load"]) for r in recs if r["load"] != "idle"},
+                   key=lambda p: (p[0], LOADS.index(p[1]) if p[1] in LOADS else -1))
+    for trace, load in pairs:
+        runs = sorted((r for r in recs if r["trace"] == trace and r["load"] == load
+                       and not r["error"]), key=order_key)
+        if not runs:
+            continue
+        seconds = max(r["seconds"] for r in runs)
+        panels = []
+        for side, col in (("up", 1), ("down", 2)):
+            if side not in LOAD_DIRS[load]:
+                continue
+            link = next((r["link"] for r in runs if r["link"]), [])
+            series = [{"label": "link capacity", "color": "#000", "width": 2.2,
+                       "points": step_points([(x[0], x[col]) for x in link], seconds)}]
+            for r in runs:
+                pts = step_points([(x[0], x[col]) for x in r["rates"]], seconds)
+                if any(v is not None for _, v in pts):
+                    series.append({"label": VARIANT_NAMES[r["variant"]],
+                                   "color": VARIANT_COLORS[r["variant"]], "points": pts})
+            panels.append({"kind": "rate", "title": "%s: the shaper's rate against the link's "
+                           "capacity (wireguard-go and unlimited have no shaper)" % side,
+                           "ylabel": "%s Mbit/s" % side, "series": series})
+        rtt = []
+        for r in runs:
+            p = r["ping"]
+            rtt.append({"label": VARIANT_NAMES[r["variant"]],
+                        "color": VARIANT_COLORS[r["variant"]], "points": p["series"],
+                        "note": "p99 %s ms above idle, loss %s%%" % (
+                            benchlib.fmt(added(recs, r, "p99"), "%+.0f"),
+                            benchlib.fmt(100 * (p["loss"] or 0), "%.1f"))})
+        panels.append({"kind": "rtt", "title": "ping RTT", "ylabel": "RTT (ms, log)",
+                       "series": rtt})
+        out = os.path.join(outdir, "autorate-%s-%s.svg" % (trace, load))
+        rttplot.write_panels_svg(out, "Trace %s under %s: the shaper's rate and the RTT "
+                                 "(x: seconds since the start)" % (trace, load), panels, seconds)
+        os.chmod(out, 0o644)
+        print("plot:      %s" % out)
+    return 0
+
+
+COMMANDS = {"trace": cmd_trace, "trace-info": cmd_trace_info, "sample": cmd_sample,
+            "record": cmd_record, "report": cmd_report, "svg": cmd_svg}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.stderr.write(__doc__)
+        sys.exit(2)
+    try:
+        sys.exit(COMMANDS[sys.argv[1]](sys.argv[2:]))
+    except ValueError as e:
+        sys.stderr.write("arbench: %s\n" % e)
+        sys.exit(2)
