@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Autorate in the device (see device_autorate.h). */
+#include "src/core/device_autorate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qdisc/cake_print.h"
+#include "src/core/device.h"
+
+static uint64_t clamp_rate(uint64_t r, uint64_t lo, uint64_t hi)
+{
+	return r < lo ? lo : r > hi ? hi : r;
+}
+
+/* A new controller starting at start (clamped into the range), or NULL. */
+static struct wg_autorate *controller_new(const struct cake_options *o, uint64_t start,
+					  uint64_t now_ns)
+{
+	struct cake_autorate_config cfg = {
+		.min_rate = o->autorate_min,
+		.max_rate = o->autorate_max,
+		.target_us = o->autorate_target_us,
+	};
+	struct wg_autorate *ar = calloc(1, sizeof(*ar));
+
+	if (!ar)
+		return NULL;
+	cfg.start_rate = start ? clamp_rate(start, cfg.min_rate, cfg.max_rate) : 0;
+	if (cake_autorate_init(&ar->ctl, &cfg, now_ns)) {
+		free(ar);
+		return NULL;
+	}
+	ar->rate = ar->ctl.rate;
+	ar->logged_rate = ar->rate;
+	ar->logged_ns = now_ns;
+	return ar;
+}
+
+int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *change,
+			struct cake_options *merged, struct cake_options *cake_opts,
+			struct wg_autorate **prepared, char *err, size_t err_len, uint64_t now_ns)
+{
+	const uint32_t restart = CAKE_OPT_RATE | CAKE_OPT_AUTORATE_RANGE | CAKE_OPT_AUTORATE_TARGET;
+	struct wg_autorate *cur = eg->autorate;
+
+	*cake_opts = *merged;
+	*prepared = NULL;
+	if (!merged->autorate) {
+		/* autorate off: the rate the controller reached stays, unless one is named */
+		if (cur && !(change->present & CAKE_OPT_RATE)) {
+			merged->rate_bytes_per_sec = cur->rate;
+			cake_opts->rate_bytes_per_sec = cur->rate;
+		}
+		return 0;
+	}
+	if (cur && !(change->present & restart)) {
+		*prepared = cur;
+	} else {
+		/* A new start rate restarts there; a new range or target from where it is. */
+		uint64_t start = cur && !(change->present & CAKE_OPT_RATE)
+					 ? cur->rate
+					 : merged->rate_bytes_per_sec;
+
+		if (!merged->autorate_min || merged->autorate_min > merged->autorate_max) {
+			snprintf(err, err_len, "autorate needs 0 < MIN <= MAX");
+			return -EINVAL;
+		}
+		*prepared = controller_new(merged, start, now_ns);
+		if (!*prepared) {
+			snprintf(err, err_len, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	cake_opts->rate_bytes_per_sec = (*prepared)->rate;
+	cake_opts->present |= CAKE_OPT_RATE;
+	return 0;
+}
+
+void wg_autorate_commit(struct wg_egress *eg, struct wg_autorate *prepared)
+{
+	if (eg->autorate != prepared)
+		free(eg->autorate);
+	eg->autorate = prepared;
+}
+
+void wg_autorate_abandon(const struct wg_egress *eg, struct wg_autorate *prepared)
+{
+	if (prepared != eg->autorate)
+		free(prepared);
+}
+
+static bool any_controller(const struct wg_device *dev)
+{
+	return dev->egress.autorate || (dev->ingress && dev->ingress->autorate);
+}
+
+int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns)
+{
+	struct cake_siphash_key key;
+
+	if (!any_controller(dev)) {
+		cake_tcpts_free(dev->tcpts);
+		dev->tcpts = NULL;
+		return 0;
+	}
+	if (dev->tcpts)
+		return 0;
+	wg_rng_fill(&dev->rng, &key, sizeof(key));
+	dev->tcpts = cake_tcpts_new(WG_AUTORATE_FLOWS, &key);
+	memset(&key, 0, sizeof(key));
+	if (!dev->tcpts) {
+		wg_autorate_commit(&dev->egress, NULL);
+		if (dev->ingress)
+			wg_autorate_commit(dev->ingress, NULL);
+		return -ENOMEM;
+	}
+	dev->autorate_next_ns = now_ns + CAKE_AUTORATE_TICK_NS;
+	return 0;
+}
+
+void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
+			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns)
+{
+	cake_tcpts_packet(dev->tcpts, dir, pkt->cp.data, pkt->cp.len, wire_len, now_ns);
+}
+
+uint64_t wg_device_autorate_next(const struct wg_device *dev)
+{
+	return dev->tcpts ? dev->autorate_next_ns : UINT64_MAX;
+}
+
+/* `cake egress autorate: 40Mbit -> 8.2Mbit (bloat, delay 31ms)`: cuts at once, the
+ * rest (probing up, settling) at most once per WG_AUTORATE_LOG_INTERVAL_NS. */
+static void log_change(struct wg_device *dev, const char *name, struct wg_autorate *ar,
+		       uint64_t now_ns)
+{
+	struct cake_autorate_status s;
+	char from[CAKE_FMT_BYTES], to[CAKE_FMT_BYTES], delay[CAKE_FMT_BYTES];
+	bool cut;
+
+	if (ar->rate == ar->logged_rate)
+		return;
+	cake_autorate_get(&ar->ctl, &s);
+	cut = s.reason == CAKE_AUTORATE_BLOAT || s.reason == CAKE_AUTORATE_RTT_BLOAT;
+	if (!cut && now_ns - ar->logged_ns < WG_AUTORATE_LOG_INTERVAL_NS)
+		return;
+	wg_device_log(dev, WG_LOG_INFO, "cake %s autorate: %s -> %s (%s, delay %s%s)", name,
+		      cake_fmt_rate(from, ar->logged_rate), cake_fmt_rate(to, ar->rate),
+		      cake_autorate_reason_name(s.reason), cake_fmt_time(delay, s.delay_us),
+		      s.delay_from_rtt ? " on the RTT" : "");
+	ar->logged_rate = ar->rate;
+	ar->logged_ns = now_ns;
+}
+
+/* One instance's tick; true when it is loaded but has no delay signal. */
+static bool tick_instance(struct wg_device *dev, struct wg_egress *eg, const char *name,
+			  const struct cake_signal *sig, uint64_t now_ns)
+{
+	struct wg_autorate *ar = eg->autorate;
+	struct cake_autorate_input in = {
+		.sig = *sig,
+		.sent_bytes = ar->sent_bytes - ar->sent_at_tick,
+		.backlogged = cake_backlog_bytes(eg->q) > 0,
+	};
+	uint64_t rate = cake_autorate_tick(&ar->ctl, &in, now_ns);
+
+	ar->sent_at_tick = ar->sent_bytes;
+	if (rate != ar->rate) {
+		struct cake_options o = {.present = CAKE_OPT_RATE, .rate_bytes_per_sec = rate};
+
+		/* Only the rate is named: queues, flows and COBALT state stay. */
+		if (!cake_configure(eg->q, &o, now_ns))
+			ar->rate = rate;
+	}
+	log_change(dev, name, ar, now_ns);
+	return ar->ctl.action == CAKE_AUTORATE_HOLD_NO_SIGNAL;
+}
+
+struct probe_find {
+	struct wg_ipaddr addr;
+	bool found;
+};
+
+static int single_host(void *arg, const struct wg_allowedip *ip)
+{
+	struct probe_find *f = arg;
+	unsigned int host = ip->family == AF_INET ? 32 : 128;
+
+	if (f->found || ip->cidr != host)
+		return 0;
+	memset(&f->addr, 0, sizeof(f->addr));
+	f->addr.family = (sa_family_t)ip->family;
+	memcpy(f->addr.bytes, ip->addr, ip->family == AF_INET ? 4 : 16);
+	f->found = true;
+	return 0;
+}
+
+/* AutorateProbe, else the first single-host AllowedIP of a peer, else none. */
+static bool probe_address(const struct wg_device *dev, struct wg_ipaddr *out)
+{
+	struct probe_find f = {.found = false};
+
+	if (dev->autorate_probe.family) {
+		*out = dev->autorate_probe;
+		return true;
+	}
+	for (const struct wg_peer *p = dev->peers_head; p && !f.found; p = p->next)
+		(void)wg_allowedips_walk_peer(&dev->allowedips, p, single_host, &f);
+	if (f.found)
+		*out = f.addr;
+	return f.found;
+}
+
+static void maybe_probe(struct wg_device *dev, uint64_t now_ns)
+{
+	struct wg_ipaddr dst;
+
+	if (!dev->ops.send_probe || now_ns < dev->autorate_probe_next_ns)
+		return;
+	dev->autorate_probe_next_ns = now_ns + WG_AUTORATE_PROBE_INTERVAL_NS;
+	if (probe_address(dev, &dst)) {
+		dev->autorate_probes++;
+		dev->ops.send_probe(dev->ops.ctx, &dst);
+	}
+}
+
+void wg_device_autorate_tick(struct wg_device *dev, uint64_t now_ns)
+{
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+	bool blind = false;
+
+	if (!dev->tcpts || now_ns < dev->autorate_next_ns)
+		return;
+	dev->autorate_next_ns = now_ns + CAKE_AUTORATE_TICK_NS;
+	cake_tcpts_take(dev->tcpts, sig);
+	if (dev->egress.autorate)
+		blind |= tick_instance(dev, &dev->egress, "egress", &sig[CAKE_TCPTS_OUT], now_ns);
+	if (dev->ingress && dev->ingress->autorate)
+		blind |= tick_instance(dev, dev->ingress, "ingress", &sig[CAKE_TCPTS_IN], now_ns);
+	if (blind)
+		maybe_probe(dev, now_ns);
+}
+
+void wg_autorate_fill_stats(const struct wg_egress *eg, struct cake_stats *st, uint64_t now_ns)
+{
+	if (!eg->autorate) {
+		st->has_autorate = false;
+		return;
+	}
+	st->has_autorate = true;
+	cake_autorate_get(&eg->autorate->ctl, &st->autorate);
+	st->autorate.rate = eg->autorate->rate;
+	st->autorate_age_ns =
+		now_ns > st->autorate.last_change_ns ? now_ns - st->autorate.last_change_ns : 0;
+}
