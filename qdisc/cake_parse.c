@@ -10,6 +10,14 @@
  *    (the kernel applies TCA_CAKE_RAW after TCA_CAKE_OVERHEAD);
  *  - `raw` and `docsis` reset the ATM mode, `ethernet` and `ether-vlan` leave it.
  *
+ * cakewg's `autorate MIN MAX` (or `autorate off`) and `autorate-target TIME` follow
+ * the same rules: the last `autorate` word wins, and the checks that span words
+ * (MIN <= MAX, no `unlimited` rate and no `autorate-ingress` with it, a `bandwidth`
+ * start rate inside [MIN, MAX]) look at the string's final state, once all words are
+ * read. So `autorate-ingress bandwidth 20mbit autorate 2mbit 80mbit` is valid: the
+ * bandwidth switched autorate-ingress off before autorate came. A valid `autorate
+ * MIN MAX` also switches autorate-ingress off, so that a change turns it off.
+ *
  * Deliberate differences from tc, mostly where tc silently ignores what was asked:
  * `mpu 0`, `memlimit 0` and `fwmark 0` are applied (tc drops them from its netlink
  * request); `bandwidth 0` means unlimited; `bandwidth unlimited`, which tc prints
@@ -35,10 +43,14 @@ enum {
 	NO_CHANGE = -1,
 };
 
+#define RATE_RANGE "8bit..2^53bit (1 byte/s and up)"
+
 enum kw_kind {
 	KW_BANDWIDTH,
 	KW_UNLIMITED,
 	KW_AUTORATE,
+	KW_AUTORATE_RANGE,
+	KW_AUTORATE_TARGET,
 	KW_RTT,
 	KW_PRESET,
 	KW_DIFFSERV,
@@ -74,6 +86,8 @@ static const struct keyword keywords[] = {
 	{ "bandwidth", KW_BANDWIDTH, 0, 0, 0 },
 	{ "unlimited", KW_UNLIMITED, 0, 0, 0 },
 	{ "autorate-ingress", KW_AUTORATE, 1, 0, 0 },
+	{ "autorate", KW_AUTORATE_RANGE, 0, 0, 0 },
+	{ "autorate-target", KW_AUTORATE_TARGET, 0, 0, 0 },
 	{ "rtt", KW_RTT, 0, 0, 0 },
 	/* Presets as q_cake.c: interval in us; the target is interval / 20. */
 	{ "datacentre", KW_PRESET, 100, 0, 0 },
@@ -148,6 +162,9 @@ struct pstate {
 	bool overhead_set;
 	bool raw;
 	const struct keyword *preset;
+	bool rate_unlimited;	/* the last rate word asked for no shaper */
+	char rate_word[QUOTE_CHARS + 8]; /* the last `bandwidth' value, quoted */
+	char min_word[QUOTE_CHARS + 8], max_word[QUOTE_CHARS + 8];
 	struct cake_parse_err *err;
 };
 
@@ -248,16 +265,22 @@ static int fail(struct pstate *st, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A value error, worded after what the unit parser found. */
-static int bad_value(struct pstate *st, const struct keyword *kw, const struct words *w,
-		     int ret, const char *range)
+/* A value error, worded after what the unit parser found; name says whose value. */
+static int bad_named_value(struct pstate *st, const char *name, const struct words *w, int ret,
+			   const char *range)
 {
 	char q[QUOTE_CHARS + 8];
 
 	quote(q, sizeof(q), w->buf, w->too_long);
 	if (ret == -ERANGE && !w->too_long)
-		return fail(st, "%s `%s' is out of range %s", kw->name, q, range);
-	return fail(st, "Unable to parse %s `%s'", kw->name, q);
+		return fail(st, "%s `%s' is out of range %s", name, q, range);
+	return fail(st, "Unable to parse %s `%s'", name, q);
+}
+
+static int bad_value(struct pstate *st, const struct keyword *kw, const struct words *w,
+		     int ret, const char *range)
+{
+	return bad_named_value(st, kw->name, w, ret, range);
 }
 
 /* tc's numbers: strtod() text up to a unit suffix. Must start with a digit or '.'. */
@@ -498,6 +521,7 @@ static int apply_flag(struct pstate *st, const struct keyword *kw)
 		o->rate_bytes_per_sec = 0;
 		o->autorate_ingress = false;
 		o->present |= CAKE_OPT_RATE | CAKE_OPT_AUTORATE;
+		st->rate_unlimited = true;
 		break;
 	case KW_AUTORATE:
 		o->autorate_ingress = true;
@@ -556,10 +580,76 @@ static int apply_rate_value(struct pstate *st, const struct keyword *kw, const s
 		ret = cake_parse_rate(w->buf, &rate);
 
 	if (ret || w->too_long)
-		return bad_value(st, kw, w, ret, "8bit..2^53bit (1 byte/s and up)");
+		return bad_value(st, kw, w, ret, RATE_RANGE);
 	st->o.rate_bytes_per_sec = rate;
 	st->o.autorate_ingress = false;
 	st->o.present |= CAKE_OPT_RATE | CAKE_OPT_AUTORATE;
+	st->rate_unlimited = !rate;
+	quote(st->rate_word, sizeof(st->rate_word), w->buf, false);
+	return 0;
+}
+
+/* One bound of `autorate MIN MAX`: a rate of at least 1 byte/s. */
+static int autorate_bound(struct pstate *st, const char *name, const struct words *w,
+			  uint64_t *rate, char *quoted, size_t quoted_size)
+{
+	int ret = cake_parse_rate(w->buf, rate);
+
+	if (!ret && !*rate)
+		ret = -ERANGE;
+	if (ret || w->too_long)
+		return bad_named_value(st, name, w, ret, RATE_RANGE);
+	quote(quoted, quoted_size, w->buf, false);
+	return 0;
+}
+
+/* `autorate off` or `autorate MIN MAX`; reads MAX itself. */
+static int apply_autorate(struct pstate *st, struct words *w)
+{
+	struct cake_options *o = &st->o;
+	uint64_t lo, hi;
+	int ret;
+
+	o->present |= CAKE_OPT_AUTORATE_RANGE;
+	if (!strcmp(w->buf, "off")) {
+		o->autorate = false;
+		o->autorate_min = o->autorate_max = 0;
+		return 0;
+	}
+	ret = autorate_bound(st, "autorate MIN", w, &lo, st->min_word, sizeof(st->min_word));
+	if (ret)
+		return ret;
+	if (!next_word(w))
+		return fail(st, "`autorate' needs MAX after MIN `%s'", st->min_word);
+	ret = autorate_bound(st, "autorate MAX", w, &hi, st->max_word, sizeof(st->max_word));
+	if (ret)
+		return ret;
+	if (lo > hi)
+		return fail(st, "autorate MIN `%s' is above MAX `%s'", st->min_word, st->max_word);
+	o->autorate = true;
+	o->autorate_min = lo;
+	o->autorate_max = hi;
+	return 0;
+}
+
+/*
+ * The allowed queueing delay. At least 1 ms: TCP timestamps tick in milliseconds on
+ * most hosts and the controller looks every CAKE_AUTORATE_TICK_MS, so less cannot be
+ * seen; at most 1 s: beyond that the queue the target allows is the bufferbloat
+ * autorate exists to remove.
+ */
+static int apply_autorate_target(struct pstate *st, const struct keyword *kw,
+				 const struct words *w)
+{
+	uint32_t us;
+	int ret = cake_parse_time(w->buf, &us);
+
+	if (!ret && (us < CAKE_AUTORATE_TARGET_MIN_US || us > CAKE_AUTORATE_TARGET_MAX_US))
+		ret = -ERANGE;
+	if (ret || w->too_long)
+		return bad_value(st, kw, w, ret, "1ms..1s");
+	st->o.autorate_target_us = us;
+	st->o.present |= CAKE_OPT_AUTORATE_TARGET;
 	return 0;
 }
 
@@ -607,6 +697,8 @@ static int apply_value(struct pstate *st, const struct keyword *kw, const struct
 		return apply_rate_value(st, kw, w);
 	case KW_RTT:
 		return apply_rtt_value(st, kw, w);
+	case KW_AUTORATE_TARGET:
+		return apply_autorate_target(st, kw, w);
 	case KW_OVERHEAD:
 	case KW_MPU:
 		return apply_number_value(st, kw, w);
@@ -632,7 +724,7 @@ static int apply_value(struct pstate *st, const struct keyword *kw, const struct
 static bool takes_value(enum kw_kind kind)
 {
 	return kind == KW_BANDWIDTH || kind == KW_RTT || kind == KW_OVERHEAD || kind == KW_MPU ||
-	       kind == KW_MEMLIMIT || kind == KW_FWMARK;
+	       kind == KW_MEMLIMIT || kind == KW_FWMARK || kind == KW_AUTORATE_TARGET;
 }
 
 static const struct keyword *lookup(const struct words *w)
@@ -647,14 +739,50 @@ static const struct keyword *lookup(const struct words *w)
 	return NULL;
 }
 
-/* The overhead words resolve once all are read, as the kernel sees the request. */
-static void finish(struct pstate *st)
+/* autorate's checks on the string's final state (see the top of this file). */
+static int finish_autorate(struct pstate *st)
 {
-	if (!st->overhead_set)
-		return;
-	st->o.overhead = st->overhead;
-	st->o.raw = st->raw;
-	st->o.present |= CAKE_OPT_OVERHEAD;
+	struct cake_options *o = &st->o;
+
+	if (!o->autorate)
+		return 0;
+	if (st->rate_unlimited)
+		return fail(st, "`autorate' conflicts with an unlimited rate (`unlimited' or "
+				"`bandwidth %s')",
+			    st->rate_word[0] ? st->rate_word : "0");
+	if (o->autorate_ingress)
+		return fail(st, "`autorate' conflicts with `autorate-ingress' (two controllers "
+				"of one rate)");
+	if (o->rate_bytes_per_sec &&
+	    (o->rate_bytes_per_sec < o->autorate_min || o->rate_bytes_per_sec > o->autorate_max))
+		return fail(st, "bandwidth `%s' is outside autorate `%s' `%s'", st->rate_word,
+			    st->min_word, st->max_word);
+	o->present |= CAKE_OPT_AUTORATE; /* autorate-ingress off, for a change */
+	return 0;
+}
+
+/* The overhead words resolve once all are read, as the kernel sees the request. */
+static int finish(struct pstate *st)
+{
+	if (st->overhead_set) {
+		st->o.overhead = st->overhead;
+		st->o.raw = st->raw;
+		st->o.present |= CAKE_OPT_OVERHEAD;
+	}
+	return finish_autorate(st);
+}
+
+/* One keyword and the values it takes. */
+static int apply_word(struct pstate *st, const struct keyword *kw, struct words *w)
+{
+	if (kw->kind == KW_AUTORATE_RANGE)
+		return next_word(w) ? apply_autorate(st, w)
+				    : fail(st, "`autorate' needs MIN MAX, or `off'");
+	if (!takes_value(kw->kind))
+		return apply_flag(st, kw);
+	if (!next_word(w))
+		return fail(st, "`%s' needs a value", kw->name);
+	return apply_value(st, kw, w);
 }
 
 static int parse_words(struct words *w, struct cake_options *opts, struct cake_parse_err *err)
@@ -671,17 +799,13 @@ static int parse_words(struct words *w, struct cake_options *opts, struct cake_p
 			quote(q, sizeof(q), w->buf, w->too_long);
 			return fail(&st, "Invalid CAKE option `%s'", q);
 		}
-		if (!takes_value(kw->kind)) {
-			ret = apply_flag(&st, kw);
-		} else if (!next_word(w)) {
-			ret = fail(&st, "`%s' needs a value", kw->name);
-		} else {
-			ret = apply_value(&st, kw, w);
-		}
+		ret = apply_word(&st, kw, w);
 		if (ret)
 			return ret;
 	}
-	finish(&st);
+	ret = finish(&st);
+	if (ret)
+		return ret;
 	*opts = st.o;
 	return 0;
 }
@@ -708,7 +832,10 @@ bool cake_options_equal(const struct cake_options *a, const struct cake_options 
 	       a->ingress == b->ingress && a->ack_filter == b->ack_filter &&
 	       a->split_gso == b->split_gso && a->raw == b->raw && a->overhead == b->overhead &&
 	       a->mpu == b->mpu && a->atm == b->atm && a->memlimit_bytes == b->memlimit_bytes &&
-	       a->fwmark_mask == b->fwmark_mask && a->peer_isolation == b->peer_isolation;
+	       a->fwmark_mask == b->fwmark_mask && a->peer_isolation == b->peer_isolation &&
+	       a->autorate == b->autorate && a->autorate_min == b->autorate_min &&
+	       a->autorate_max == b->autorate_max &&
+	       a->autorate_target_us == b->autorate_target_us;
 }
 
 int cake_options_parse(const char *str, struct cake_options *opts, struct cake_parse_err *err)
@@ -727,7 +854,55 @@ int cake_options_parse_argv(int argc, const char *const *argv, struct cake_optio
 	return parse_words(&w, opts, err);
 }
 
+static uint64_t clamp_rate(uint64_t r, uint64_t lo, uint64_t hi)
+{
+	return r < lo ? lo : r > hi ? hi : r;
+}
+
+static void autorate_stop(struct cake_options *cur)
+{
+	cur->autorate = false;
+	cur->autorate_min = cur->autorate_max = 0;
+}
+
+/* The autorate part of a change (see cake_parse.h), after the plain copies. */
+static void merge_autorate(struct cake_options *cur, const struct cake_options *change,
+			   uint64_t rate_now)
+{
+	uint32_t p = change->present;
+	bool was = cur->autorate;
+
+	if ((p & CAKE_OPT_AUTORATE_RANGE) && change->autorate) {
+		cur->autorate = true;
+		cur->autorate_min = change->autorate_min;
+		cur->autorate_max = change->autorate_max;
+		if (!(p & CAKE_OPT_RATE) && rate_now)
+			cur->rate_bytes_per_sec = clamp_rate(rate_now, cur->autorate_min,
+							     cur->autorate_max);
+		return;
+	}
+	if (!was)
+		return;
+	if (p & CAKE_OPT_AUTORATE_RANGE || ((p & CAKE_OPT_RATE) && !change->rate_bytes_per_sec) ||
+	    ((p & CAKE_OPT_AUTORATE) && change->autorate_ingress)) {
+		/* autorate off, unlimited, autorate-ingress: a fixed shaper again */
+		autorate_stop(cur);
+		if (!(p & CAKE_OPT_RATE))
+			cur->rate_bytes_per_sec = rate_now;
+		return;
+	}
+	if (p & CAKE_OPT_RATE) /* a new start rate */
+		cur->rate_bytes_per_sec = clamp_rate(change->rate_bytes_per_sec,
+						     cur->autorate_min, cur->autorate_max);
+}
+
 void cake_options_merge(struct cake_options *cur, const struct cake_options *change)
+{
+	cake_options_merge_at(cur, change, cur->rate_bytes_per_sec);
+}
+
+void cake_options_merge_at(struct cake_options *cur, const struct cake_options *change,
+			   uint64_t rate_now)
 {
 	uint32_t p = change->present;
 
@@ -767,5 +942,8 @@ void cake_options_merge(struct cake_options *cur, const struct cake_options *cha
 		cur->memlimit_bytes = change->memlimit_bytes;
 	if (p & CAKE_OPT_FWMARK)
 		cur->fwmark_mask = change->fwmark_mask;
+	if (p & CAKE_OPT_AUTORATE_TARGET)
+		cur->autorate_target_us = change->autorate_target_us;
+	merge_autorate(cur, change, rate_now);
 	cur->present |= p;
 }

@@ -9,9 +9,11 @@
  * can apply tc's `change` semantics (cake_options_merge). Fields not named keep
  * tc-cake's defaults, so the result is also a complete configuration for `add`.
  *
- * One cakewg extension: `peer-isolate` is triple-isolate where the "host" is the
+ * cakewg extensions: `peer-isolate` is triple-isolate where the "host" is the
  * WireGuard peer, so capacity is shared fairly between peers first, then between
- * each peer's flows.
+ * each peer's flows. `autorate MIN MAX` (or `autorate off`) and `autorate-target
+ * TIME` configure the rate controller of qdisc/autorate.h; under autorate,
+ * rate_bytes_per_sec is the start rate (0: the controller's default).
  */
 #ifndef CAKEWG_QDISC_CAKE_PARSE_H
 #define CAKEWG_QDISC_CAKE_PARSE_H
@@ -28,6 +30,8 @@ enum cake_parse_limits {
 	CAKE_MPU_MAX = 256,
 	CAKE_DEFAULT_RTT_US = 100000,
 	CAKE_TARGET_DIVISOR = 20, /* target = rtt / 20, at least 1 us */
+	CAKE_AUTORATE_TARGET_MIN_US = 1000,    /* autorate-target 1ms .. */
+	CAKE_AUTORATE_TARGET_MAX_US = 1000000, /* .. 1s */
 };
 
 /* Largest accepted bandwidth: 2^53 bits/s, so every rate prints and parses exactly. */
@@ -60,8 +64,24 @@ int cake_options_parse_argv(int argc, const char *const *argv, struct cake_optio
 bool cake_options_equal(const struct cake_options *a, const struct cake_options *b)
 	__attribute__((warn_unused_result));
 
-/* tc `change`: copy into *cur every field that change->present names. */
+/*
+ * tc `change`: copy into *cur every field that change->present names. Autorate
+ * (rate_now is the rate the shaper runs at now; cake_options_merge passes
+ * cur->rate_bytes_per_sec, right for a fixed shaper):
+ *  - `autorate MIN MAX` turns it on, or sets a new range; without `bandwidth` the
+ *    start rate is rate_now clamped into [MIN, MAX] (0 stays 0: the controller's
+ *    default start). It switches autorate-ingress off.
+ *  - `autorate off` returns to a fixed shaper at rate_now, or at the change's
+ *    `bandwidth`. So do `unlimited` (`bandwidth 0`) and `autorate-ingress`: the
+ *    later word wins over the instance's autorate, as over tc's settings.
+ *  - `bandwidth R` on an autorate instance sets a new start rate, clamped into the
+ *    range: the owner restarts its controller there.
+ * The owner restarts its controller whenever the merged autorate fields or the start
+ * rate differ from before.
+ */
 void cake_options_merge(struct cake_options *cur, const struct cake_options *change);
+void cake_options_merge_at(struct cake_options *cur, const struct cake_options *change,
+			   uint64_t rate_now);
 
 /*
  * The unit parsers, exposed for other option surfaces (UAPI, simulator).

@@ -23,6 +23,7 @@ enum {
 	SIZE_KILO = 1024,
 	US_PER_MS = 1000,
 	US_PER_SEC = 1000000,
+	NS_PER_US = 1000,
 	COL_WIDTH = 12, /* every tin column is " %12s" */
 };
 
@@ -190,8 +191,15 @@ static void print_modes(struct cake_out *out, const struct cake_options *o)
 
 	if (o->rate_bytes_per_sec)
 		cake_out_printf(out, "bandwidth %s", exact_rate(b, o->rate_bytes_per_sec));
-	else
+	else if (!o->autorate) /* autorate without a start rate: the controller's default */
 		cake_out_printf(out, "bandwidth unlimited");
+	if (o->autorate) {
+		cake_out_printf(out, "%sautorate %s", o->rate_bytes_per_sec ? " " : "",
+				exact_rate(b, o->autorate_min));
+		cake_out_printf(out, " %s", exact_rate(b, o->autorate_max));
+	}
+	if (o->autorate_target_us)
+		cake_out_printf(out, " autorate-target %s", exact_time(b, o->autorate_target_us));
 	if (o->autorate_ingress)
 		cake_out_printf(out, " autorate-ingress");
 	cake_out_printf(out, " %s", ds ? ds : "(?diffserv?)");
@@ -338,6 +346,32 @@ static void print_tin_table(struct cake_out *out, const struct cake_stats *st)
 	}
 }
 
+static uint32_t age_us(const struct cake_stats *st)
+{
+	uint64_t us = st->autorate_age_ns / NS_PER_US;
+
+	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+/* The controller's lines, after " capacity estimate:". */
+static void print_autorate(struct cake_out *out, const struct cake_stats *st)
+{
+	const struct cake_autorate_status *s = &st->autorate;
+	char a[CAKE_FMT_BYTES], b[CAKE_FMT_BYTES], c[CAKE_FMT_BYTES], d[CAKE_FMT_BYTES];
+
+	cake_out_printf(out, " autorate %s - %s: rate %s, capacity seen %s\n",
+			cake_fmt_rate(a, s->min_rate), cake_fmt_rate(b, s->max_rate),
+			cake_fmt_rate(c, s->rate),
+			s->capacity ? cake_fmt_rate(d, s->capacity) : "unknown");
+	cake_out_printf(out, " autorate delay %s %s (rtt baseline %s, target %s)\n",
+			cake_fmt_time(a, s->delay_us), s->delay_from_rtt ? "rtt" : "one-way",
+			s->baseline_us ? cake_fmt_time(b, s->baseline_us) : "unknown",
+			cake_fmt_time(c, s->target_us));
+	cake_out_printf(out, " autorate last change %s ago: %s, %" PRIu64 " changes, now %s\n",
+			cake_fmt_time(a, age_us(st)), cake_autorate_reason_name(s->reason),
+			s->changes, cake_autorate_action_name(s->action));
+}
+
 int cake_print_stats(struct cake_out *out, const struct cake_stats *st)
 {
 	char a[CAKE_FMT_BYTES], b[CAKE_FMT_BYTES];
@@ -352,6 +386,8 @@ int cake_print_stats(struct cake_out *out, const struct cake_stats *st)
 	cake_out_printf(out, " memory used: %s of %s\n", cake_fmt_size(a, st->memory_used),
 			cake_fmt_size(b, st->memory_limit));
 	cake_out_printf(out, " capacity estimate: %s\n", cake_fmt_rate(a, st->capacity_estimate));
+	if (st->has_autorate)
+		print_autorate(out, st);
 	cake_out_printf(out, " min/max network layer size: %12" PRIu32 " /%8" PRIu32 "\n",
 			st->min_network_size, st->max_network_size);
 	cake_out_printf(out, " min/max overhead-adjusted size: %8" PRIu32 " /%8" PRIu32 "\n",
@@ -385,8 +421,15 @@ static void json_options(struct cake_out *out, const struct cake_options *o)
 
 	if (o->rate_bytes_per_sec)
 		cake_out_printf(out, "{\"bandwidth\":%" PRIu64, o->rate_bytes_per_sec);
+	else if (o->autorate) /* the controller's default start */
+		cake_out_printf(out, "{\"bandwidth\":\"autorate\"");
 	else
 		cake_out_printf(out, "{\"bandwidth\":\"unlimited\"");
+	if (o->autorate)
+		cake_out_printf(out, ",\"autorate_min\":%" PRIu64 ",\"autorate_max\":%" PRIu64,
+				o->autorate_min, o->autorate_max);
+	if (o->autorate_target_us)
+		cake_out_printf(out, ",\"autorate_target\":%" PRIu32, o->autorate_target_us);
 	if (o->autorate_ingress)
 		cake_out_printf(out, ",\"autorate\":\"autorate-ingress\"");
 	cake_out_printf(out, ",\"diffserv\":\"%s\"", ds ? ds : "unknown");
@@ -413,6 +456,25 @@ static void json_options(struct cake_out *out, const struct cake_options *o)
 		cake_out_printf(out, ",\"fwmark\":\"0x%" PRIx32 "\"}", o->fwmark_mask);
 	else
 		cake_out_printf(out, ",\"fwmark\":\"0\"}");
+}
+
+/* The controller's state: rates in bytes/s, times in us, the age in ns. */
+static void json_autorate(struct cake_out *out, const struct cake_stats *st)
+{
+	const struct cake_autorate_status *s = &st->autorate;
+
+	cake_out_printf(out,
+			",\"autorate\":{\"min_rate\":%" PRIu64 ",\"max_rate\":%" PRIu64
+			",\"rate\":%" PRIu64 ",\"capacity\":%" PRIu64 ",\"target_us\":%" PRIu32
+			",\"baseline_us\":%" PRIu32 ",\"delay_us\":%" PRIu32,
+			s->min_rate, s->max_rate, s->rate, s->capacity, s->target_us,
+			s->baseline_us, s->delay_us);
+	json_bool(out, "delay_from_rtt", s->delay_from_rtt);
+	cake_out_printf(out,
+			",\"last_change_age_ns\":%" PRIu64 ",\"reason\":\"%s\""
+			",\"action\":\"%s\",\"changes\":%" PRIu64 "}",
+			st->autorate_age_ns, cake_autorate_reason_name(s->reason),
+			cake_autorate_action_name(s->action), s->changes);
 }
 
 /* One element of "tins", in cake_print_json_tin()'s key order. */
@@ -460,6 +522,8 @@ static void json_members(struct cake_out *out, const struct cake_options *opts,
 			st->memory_used, st->memory_limit, st->capacity_estimate,
 			st->min_network_size, st->max_network_size, st->min_adj_size,
 			st->max_adj_size, st->avg_hdr_offset);
+	if (st->has_autorate)
+		json_autorate(out, st);
 	/* q_cake.c prints no "tins" array when there are none. */
 	if (n) {
 		cake_out_printf(out, ",\"tins\":[");
