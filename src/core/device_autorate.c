@@ -10,69 +10,64 @@
 #include "qdisc/cake_print.h"
 #include "src/core/device.h"
 
-static uint64_t clamp_rate(uint64_t r, uint64_t lo, uint64_t hi)
-{
-	return r < lo ? lo : r > hi ? hi : r;
-}
-
-/* A new controller starting at start (clamped into the range), or NULL. */
-static struct wg_autorate *controller_new(const struct cake_options *o, uint64_t start,
-					  uint64_t now_ns)
+/* A new controller starting at start (0: the middle of the range) into *out. */
+static int controller_new(const struct cake_options *o, uint64_t start, uint64_t now_ns,
+			  struct wg_autorate **out, char *err, size_t err_len)
 {
 	struct cake_autorate_config cfg = {
 		.min_rate = o->autorate_min,
 		.max_rate = o->autorate_max,
+		.start_rate = start,
 		.target_us = o->autorate_target_us,
 	};
 	struct wg_autorate *ar = calloc(1, sizeof(*ar));
 
-	if (!ar)
-		return NULL;
-	cfg.start_rate = start ? clamp_rate(start, cfg.min_rate, cfg.max_rate) : 0;
+	if (!ar) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
 	if (cake_autorate_init(&ar->ctl, &cfg, now_ns)) {
 		free(ar);
-		return NULL;
+		snprintf(err, err_len, "autorate needs 0 < MIN <= bandwidth <= MAX");
+		return -EINVAL;
 	}
 	ar->rate = ar->ctl.rate;
 	ar->logged_rate = ar->rate;
 	ar->logged_ns = now_ns;
-	return ar;
+	*out = ar;
+	return 0;
 }
 
-int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *change,
-			struct cake_options *merged, struct cake_options *cake_opts,
-			struct wg_autorate **prepared, char *err, size_t err_len, uint64_t now_ns)
+/* cake_parse.h's rule: a new range, target or start rate restarts the controller. */
+static bool restarts(const struct cake_options *was, const struct cake_options *now)
 {
-	const uint32_t restart = CAKE_OPT_RATE | CAKE_OPT_AUTORATE_RANGE | CAKE_OPT_AUTORATE_TARGET;
-	struct wg_autorate *cur = eg->autorate;
+	return !was->autorate || was->autorate_min != now->autorate_min ||
+	       was->autorate_max != now->autorate_max ||
+	       was->autorate_target_us != now->autorate_target_us ||
+	       was->rate_bytes_per_sec != now->rate_bytes_per_sec;
+}
 
+uint64_t wg_autorate_rate_now(const struct wg_egress *eg)
+{
+	return eg->autorate ? eg->autorate->rate : eg->opts.rate_bytes_per_sec;
+}
+
+int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *merged,
+			struct cake_options *cake_opts, struct wg_autorate **prepared, char *err,
+			size_t err_len, uint64_t now_ns)
+{
 	*cake_opts = *merged;
 	*prepared = NULL;
-	if (!merged->autorate) {
-		/* autorate off: the rate the controller reached stays, unless one is named */
-		if (cur && !(change->present & CAKE_OPT_RATE)) {
-			merged->rate_bytes_per_sec = cur->rate;
-			cake_opts->rate_bytes_per_sec = cur->rate;
-		}
-		return 0;
-	}
-	if (cur && !(change->present & restart)) {
-		*prepared = cur;
+	if (!merged->autorate)
+		return 0; /* autorate off: merged holds the rate in force, or the one named */
+	if (eg->autorate && !restarts(&eg->opts, merged)) {
+		*prepared = eg->autorate;
 	} else {
-		/* A new start rate restarts there; a new range or target from where it is. */
-		uint64_t start = cur && !(change->present & CAKE_OPT_RATE)
-					 ? cur->rate
-					 : merged->rate_bytes_per_sec;
+		int ret = controller_new(merged, merged->rate_bytes_per_sec, now_ns, prepared, err,
+					 err_len);
 
-		if (!merged->autorate_min || merged->autorate_min > merged->autorate_max) {
-			snprintf(err, err_len, "autorate needs 0 < MIN <= MAX");
-			return -EINVAL;
-		}
-		*prepared = controller_new(merged, start, now_ns);
-		if (!*prepared) {
-			snprintf(err, err_len, "out of memory");
-			return -ENOMEM;
-		}
+		if (ret)
+			return ret;
 	}
 	cake_opts->rate_bytes_per_sec = (*prepared)->rate;
 	cake_opts->present |= CAKE_OPT_RATE;

@@ -48,16 +48,17 @@ struct wg_autorate {
 	uint64_t logged_rate, logged_ns; /* the last rate a log line named */
 };
 
+/* The rate the instance runs at now: cake_options_merge_at()'s rate_now. */
+uint64_t wg_autorate_rate_now(const struct wg_egress *eg);
 /*
- * Options applied to an instance (wg_egress_configure): before cake_configure(),
- * *prepared gets the controller the merged options ask for (a new one, the one in
- * force, or NULL) and cake_opts->rate_bytes_per_sec the rate to configure; merged's
- * rate is updated when `autorate off` leaves the controller's rate in force. Returns
- * 0 or -ENOMEM / -EINVAL (then nothing changed; err says why).
+ * Options merged for an instance (wg_egress_configure), before cake_configure():
+ * *prepared gets the controller they ask for (a new one, the one in force, or NULL)
+ * and cake_opts the options to configure, at the controller's rate. Returns 0 or
+ * -ENOMEM / -EINVAL (then nothing changed; err says why).
  */
-int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *change,
-			struct cake_options *merged, struct cake_options *cake_opts,
-			struct wg_autorate **prepared, char *err, size_t err_len, uint64_t now_ns);
+int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *merged,
+			struct cake_options *cake_opts, struct wg_autorate **prepared, char *err,
+			size_t err_len, uint64_t now_ns);
 /* After the instance took the options: installs prepared (freeing what it replaces). */
 void wg_autorate_commit(struct wg_egress *eg, struct wg_autorate *prepared);
 /* After a failed cake_configure(): frees prepared unless it is the one in force. */

@@ -189,8 +189,8 @@ int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, si
 		snprintf(err, err_len, "%s", perr.msg);
 		return ret;
 	}
-	cake_options_merge(&merged, &change);
-	ret = wg_autorate_prepare(eg, &change, &merged, &cake_opts, &ar, err, err_len, now_ns);
+	cake_options_merge_at(&merged, &change, wg_autorate_rate_now(eg));
+	ret = wg_autorate_prepare(eg, &merged, &cake_opts, &ar, err, err_len, now_ns);
 	if (ret)
 		return ret;
 	ret = cake_configure(eg->q, &cake_opts, now_ns);
