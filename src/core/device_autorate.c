@@ -127,8 +127,9 @@ uint64_t wg_device_autorate_next(const struct wg_device *dev)
 	return dev->tcpts ? dev->autorate_next_ns : UINT64_MAX;
 }
 
-/* `cake egress autorate: 40Mbit -> 8.2Mbit (bloat, delay 31ms)`: cuts at once, the
- * rest (probing up, settling) at most once per WG_AUTORATE_LOG_INTERVAL_NS. */
+/* `cake egress autorate: 40Mbit -> 8.2Mbit (bloat, delay 31ms)`, for moves of more than
+ * 1/2^WG_AUTORATE_LOG_STEP_SHIFT since the last line: cuts at once, rises (probing,
+ * settling) at most once per WG_AUTORATE_LOG_INTERVAL_NS. */
 static void log_change(struct wg_device *dev, const char *name, struct wg_autorate *ar,
 		       uint64_t now_ns)
 {
@@ -136,10 +137,12 @@ static void log_change(struct wg_device *dev, const char *name, struct wg_autora
 	char from[CAKE_FMT_BYTES], to[CAKE_FMT_BYTES], delay[CAKE_FMT_BYTES];
 	bool cut;
 
-	if (ar->rate == ar->logged_rate)
-		return;
+	uint64_t step = ar->logged_rate >> WG_AUTORATE_LOG_STEP_SHIFT;
+
+	if (ar->rate + step >= ar->logged_rate && ar->rate <= ar->logged_rate + step)
+		return; /* the sawtooth around a steady capacity: not news */
 	cake_autorate_get(&ar->ctl, &s);
-	cut = s.reason == CAKE_AUTORATE_BLOAT || s.reason == CAKE_AUTORATE_RTT_BLOAT;
+	cut = ar->rate < ar->logged_rate;
 	if (!cut && now_ns - ar->logged_ns < WG_AUTORATE_LOG_INTERVAL_NS)
 		return;
 	wg_device_log(dev, WG_LOG_INFO, "cake %s autorate: %s -> %s (%s, delay %s%s)", name,

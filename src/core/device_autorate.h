@@ -32,9 +32,10 @@ struct wg_egress;
 struct wg_pkt;
 
 enum {
-	WG_AUTORATE_FLOWS = 1024, /* TCP flows the extractor follows at once */
+	WG_AUTORATE_FLOWS = 1024,	/* TCP flows the extractor follows at once */
+	WG_AUTORATE_LOG_STEP_SHIFT = 3, /* log moves of more than 1/8 */
 };
-/* A rate change is logged at once when it is a cut, else at most this often. */
+/* A logged rise waits this long after the last line (a cut is logged at once). */
 #define WG_AUTORATE_LOG_INTERVAL_NS (1000ULL * 1000 * 1000)
 /* At most one active probe per this period (4 per second). */
 #define WG_AUTORATE_PROBE_INTERVAL_NS (250ULL * 1000 * 1000)
