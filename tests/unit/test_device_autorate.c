@@ -367,3 +367,44 @@ Test(device_autorate, udp_only_load_asks_for_sparse_probes)
 	cr_assert_eq(probe_dst.family, AF_INET);
 	cr_assert_eq(probe_dst.ip4.s_addr, htonl(0x0a000002), "the peer's single-host AllowedIP");
 }
+
+Test(device_autorate, autorate_probe_names_the_address)
+{
+	struct wg_devconf *conf = wg_devconf_new();
+
+	conf->flags = WG_DEVCONF_HAS_AUTORATE_PROBE;
+	cr_assert(wg_ipaddr_parse(&conf->autorate_probe, "fd00::53", 8));
+	cr_assert_eq(wg_device_apply(&A.dev, conf, now), 0);
+	wg_devconf_free(conf);
+	up.rate = MBIT(10);
+	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");
+	run(1000, a_sends_udp);
+	cr_assert_gt(probes_sent, 0);
+	cr_assert_eq(probe_dst.family, AF_INET6, "AutorateProbe wins over the peer's host");
+}
+
+Test(device_autorate, tcp_load_needs_no_probe)
+{
+	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");
+	run(1000, a_sends_tcp);
+	cr_assert_eq(probes_sent, 0, "TCP gives a signal: no probe");
+}
+
+Test(device_autorate, no_probe_without_an_address)
+{
+	struct wg_devconf *conf = wg_devconf_new();
+	struct wg_devconf_peer *pc = wg_devconf_add_peer(conf);
+	struct wg_ipaddr_prefix net = {.addr.family = AF_INET, .cidr = 24};
+
+	pc->flags = WG_DEVCONF_PEER_HAS_PUBLIC_KEY | WG_DEVCONF_PEER_REPLACE_ALLOWEDIPS;
+	memcpy(pc->public_key, B.pub, 32);
+	net.addr.ip4.s_addr = htonl(0x0a000000);
+	cr_assert_eq(wg_devconf_peer_add_allowedip(pc, &net, 0), 0);
+	cr_assert_eq(wg_device_apply(&A.dev, conf, now), 0);
+	wg_devconf_free(conf);
+	up.rate = MBIT(10);
+	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");
+	run(1000, a_sends_udp);
+	cr_assert_eq(A.dev.egress.autorate->ctl.action, CAKE_AUTORATE_HOLD_NO_SIGNAL);
+	cr_assert_eq(probes_sent, 0, "10.0.0.0/24 names no single host to probe");
+}
