@@ -162,7 +162,7 @@ struct pstate {
 	bool overhead_set;
 	bool raw;
 	const struct keyword *preset;
-	bool rate_unlimited;	/* the last rate word asked for no shaper */
+	char unlimited_word[QUOTE_CHARS + 24]; /* the last rate word, if it asked for none */
 	char rate_word[QUOTE_CHARS + 8]; /* the last `bandwidth' value, quoted */
 	char min_word[QUOTE_CHARS + 8], max_word[QUOTE_CHARS + 8];
 	struct cake_parse_err *err;
@@ -521,7 +521,7 @@ static int apply_flag(struct pstate *st, const struct keyword *kw)
 		o->rate_bytes_per_sec = 0;
 		o->autorate_ingress = false;
 		o->present |= CAKE_OPT_RATE | CAKE_OPT_AUTORATE;
-		st->rate_unlimited = true;
+		snprintf(st->unlimited_word, sizeof(st->unlimited_word), "%s", kw->name);
 		break;
 	case KW_AUTORATE:
 		o->autorate_ingress = true;
@@ -584,8 +584,12 @@ static int apply_rate_value(struct pstate *st, const struct keyword *kw, const s
 	st->o.rate_bytes_per_sec = rate;
 	st->o.autorate_ingress = false;
 	st->o.present |= CAKE_OPT_RATE | CAKE_OPT_AUTORATE;
-	st->rate_unlimited = !rate;
 	quote(st->rate_word, sizeof(st->rate_word), w->buf, false);
+	if (rate)
+		st->unlimited_word[0] = '\0';
+	else
+		snprintf(st->unlimited_word, sizeof(st->unlimited_word), "%s %s", kw->name,
+			 st->rate_word);
 	return 0;
 }
 
@@ -746,10 +750,9 @@ static int finish_autorate(struct pstate *st)
 
 	if (!o->autorate)
 		return 0;
-	if (st->rate_unlimited)
-		return fail(st, "`autorate' conflicts with an unlimited rate (`unlimited' or "
-				"`bandwidth %s')",
-			    st->rate_word[0] ? st->rate_word : "0");
+	if (st->unlimited_word[0])
+		return fail(st, "`autorate' conflicts with `%s': autorate needs a rate",
+			    st->unlimited_word);
 	if (o->autorate_ingress)
 		return fail(st, "`autorate' conflicts with `autorate-ingress' (two controllers "
 				"of one rate)");
@@ -870,7 +873,6 @@ static void merge_autorate(struct cake_options *cur, const struct cake_options *
 			   uint64_t rate_now)
 {
 	uint32_t p = change->present;
-	bool was = cur->autorate;
 
 	if ((p & CAKE_OPT_AUTORATE_RANGE) && change->autorate) {
 		cur->autorate = true;
@@ -881,7 +883,7 @@ static void merge_autorate(struct cake_options *cur, const struct cake_options *
 							     cur->autorate_max);
 		return;
 	}
-	if (!was)
+	if (!cur->autorate)
 		return;
 	if (p & CAKE_OPT_AUTORATE_RANGE || ((p & CAKE_OPT_RATE) && !change->rate_bytes_per_sec) ||
 	    ((p & CAKE_OPT_AUTORATE) && change->autorate_ingress)) {

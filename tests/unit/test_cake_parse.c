@@ -12,6 +12,7 @@
 #include "qdisc/cake_parse.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#define MBIT(n) ((uint64_t)(n) * 125000u)
 
 static struct cake_options parse_ok(const char *s)
 {
@@ -644,7 +645,7 @@ Test(cake_parse, equal_notices_every_field)
 		"bandwidth 1mbit", "autorate-ingress", "rtt 1ms",   "diffserv4",    "flows",
 		"nat",             "wash",             "ingress",   "ack-filter",   "no-split-gso",
 		"overhead 0",      "raw overhead 5",   "mpu 5",     "atm",          "memlimit 1mb",
-		"fwmark 1",        "peer-isolate",
+		"fwmark 1",        "peer-isolate",     "autorate 1mbit 2mbit", "autorate-target 9ms",
 	};
 	struct cake_options def, o;
 	size_t i;
@@ -661,4 +662,266 @@ Test(cake_parse, equal_notices_every_field)
 	o = def;
 	o.present = ~0u;
 	cr_expect(cake_options_equal(&o, &def), "present is not a setting");
+}
+
+/* cakewg's autorate words: autorate MIN MAX, autorate off, autorate-target TIME. */
+Test(cake_parse, autorate_range_and_start_rate)
+{
+	struct cake_options o = parse_ok("bandwidth 20mbit autorate 2mbit 80mbit");
+
+	cr_expect(o.autorate);
+	cr_expect_eq(o.autorate_min, MBIT(2));
+	cr_expect_eq(o.autorate_max, MBIT(80));
+	cr_expect_eq(o.rate_bytes_per_sec, MBIT(20));
+	cr_expect_eq(o.autorate_target_us, 0, "the controller's default");
+	cr_expect_eq(o.present, CAKE_OPT_RATE | CAKE_OPT_AUTORATE | CAKE_OPT_AUTORATE_RANGE);
+	cr_expect_not(o.autorate_ingress);
+
+	/* No bandwidth: rate 0, the controller starts at the geometric middle. */
+	o = parse_ok("autorate 5mbit 200mbit ingress");
+	cr_expect(o.autorate);
+	cr_expect_eq(o.rate_bytes_per_sec, 0);
+	cr_expect_eq(o.autorate_min, MBIT(5));
+	cr_expect_eq(o.autorate_max, MBIT(200));
+	cr_expect(o.ingress);
+
+	/* tc's rate units, MIN == MAX, start at either bound, the order of words. */
+	o = parse_ok("autorate 1mbps 1MBps bandwidth 8mbit");
+	cr_expect_eq(o.autorate_min, 1000000);
+	cr_expect_eq(o.autorate_max, 1000000);
+	cr_expect_eq(o.rate_bytes_per_sec, 1000000);
+	o = parse_ok("bandwidth 2mbit autorate 2mbit 80mbit");
+	cr_expect_eq(o.rate_bytes_per_sec, MBIT(2));
+	o = parse_ok("bandwidth 80mbit autorate 2mbit 80mbit");
+	cr_expect_eq(o.rate_bytes_per_sec, MBIT(80));
+	o = parse_ok("autorate 8bit 9007199254740992bit");
+	cr_expect_eq(o.autorate_min, 1);
+	cr_expect_eq(o.autorate_max, CAKE_RATE_MAX_BYTES_PER_SEC);
+}
+
+Test(cake_parse, autorate_off_and_the_last_word_wins)
+{
+	struct cake_options o = parse_ok("autorate off");
+
+	cr_expect_not(o.autorate);
+	cr_expect_eq(o.autorate_min, 0);
+	cr_expect_eq(o.autorate_max, 0);
+	cr_expect_eq(o.present, CAKE_OPT_AUTORATE_RANGE);
+
+	o = parse_ok("autorate 2mbit 80mbit autorate off");
+	cr_expect_not(o.autorate);
+	cr_expect_eq(o.autorate_max, 0);
+	o = parse_ok("autorate off autorate 1mbit 3mbit");
+	cr_expect(o.autorate);
+	o = parse_ok("autorate 1mbit 3mbit autorate 2mbit 4mbit");
+	cr_expect_eq(o.autorate_min, MBIT(2));
+	cr_expect_eq(o.autorate_max, MBIT(4));
+
+	/* With autorate off nothing is checked against a range. */
+	o = parse_ok("bandwidth 500mbit autorate 2mbit 80mbit autorate off");
+	cr_expect_eq(o.rate_bytes_per_sec, MBIT(500));
+	o = parse_ok("unlimited autorate 2mbit 80mbit autorate off");
+	cr_expect_eq(o.rate_bytes_per_sec, 0);
+}
+
+Test(cake_parse, autorate_target)
+{
+	static const struct {
+		const char *in;
+		uint32_t us;
+	} t[] = {
+		{ "autorate-target 5ms", 5000 }, { "autorate-target 1ms", 1000 },
+		{ "autorate-target 1s", 1000000 }, { "autorate-target 1000", 1000 },
+		{ "autorate-target 2.5ms", 2500 }, { "autorate-target 1000000us", 1000000 },
+	};
+	size_t i;
+
+	for (i = 0; i < N_ELEMS(t); i++) {
+		struct cake_options o = parse_ok(t[i].in);
+
+		cr_expect_eq(o.autorate_target_us, t[i].us, "%s", t[i].in);
+		cr_expect_eq(o.present, CAKE_OPT_AUTORATE_TARGET, "%s", t[i].in);
+		cr_expect_not(o.autorate, "%s: the target alone turns nothing on", t[i].in);
+	}
+	cr_expect_eq(parse_ok("autorate 1mbit 2mbit autorate-target 8ms").autorate_target_us,
+		     8000);
+}
+
+/* Every error names the word and leaves the caller's options as they were. */
+Test(cake_parse, autorate_errors)
+{
+	static const struct {
+		const char *in, *msg;
+	} t[] = {
+		{ "autorate", "`autorate' needs MIN MAX, or `off'" },
+		{ "autorate 2mbit", "`autorate' needs MAX after MIN `2mbit'" },
+		{ "autorate 80mbit 2mbit", "autorate MIN `80mbit' is above MAX `2mbit'" },
+		{ "autorate 0 2mbit",
+		  "autorate MIN `0' is out of range 8bit..2^53bit (1 byte/s and up)" },
+		{ "autorate 1mbit 0kbit",
+		  "autorate MAX `0kbit' is out of range 8bit..2^53bit (1 byte/s and up)" },
+		{ "autorate fast 2mbit", "Unable to parse autorate MIN `fast'" },
+		{ "autorate 1mbit lots", "Unable to parse autorate MAX `lots'" },
+		{ "autorate 1mbit unlimited", "Unable to parse autorate MAX `unlimited'" },
+		{ "autorate 1mbit 1e99gbit",
+		  "autorate MAX `1e99gbit' is out of range 8bit..2^53bit (1 byte/s and up)" },
+		{ "autorate 2mbit 80mbit unlimited",
+		  "`autorate' conflicts with `unlimited': autorate needs a rate" },
+		{ "bandwidth 20mbit unlimited autorate 2mbit 80mbit",
+		  "`autorate' conflicts with `unlimited': autorate needs a rate" },
+		{ "bandwidth 0kbit autorate 2mbit 80mbit",
+		  "`autorate' conflicts with `bandwidth 0kbit': autorate needs a rate" },
+		{ "autorate 2mbit 80mbit bandwidth unlimited",
+		  "`autorate' conflicts with `bandwidth unlimited': autorate needs a rate" },
+		{ "autorate 2mbit 80mbit autorate-ingress",
+		  "`autorate' conflicts with `autorate-ingress' (two controllers of one rate)" },
+		{ "autorate-ingress autorate 2mbit 80mbit",
+		  "`autorate' conflicts with `autorate-ingress' (two controllers of one rate)" },
+		{ "bandwidth 100mbit autorate 2mbit 80mbit",
+		  "bandwidth `100mbit' is outside autorate `2mbit' `80mbit'" },
+		{ "autorate 2mbit 80mbit bandwidth 1mbit",
+		  "bandwidth `1mbit' is outside autorate `2mbit' `80mbit'" },
+		{ "autorate-target", "`autorate-target' needs a value" },
+		{ "autorate-target 999us", "autorate-target `999us' is out of range 1ms..1s" },
+		{ "autorate-target 0", "autorate-target `0' is out of range 1ms..1s" },
+		{ "autorate-target 1.001s", "autorate-target `1.001s' is out of range 1ms..1s" },
+		{ "autorate-target soon", "Unable to parse autorate-target `soon'" },
+		{ "autorate-ingres", "Invalid CAKE option `autorate-ingres'" },
+	};
+	struct cake_parse_err err;
+	struct cake_options o, before;
+	size_t i;
+
+	for (i = 0; i < N_ELEMS(t); i++) {
+		memset(&o, 0xa5, sizeof(o));
+		before = o;
+		memset(&err, 0, sizeof(err));
+		cr_expect_eq(cake_options_parse(t[i].in, &o, &err), -EINVAL, "%s", t[i].in);
+		cr_expect_str_eq(err.msg, t[i].msg, "%s", t[i].in);
+		cr_expect_eq(memcmp(&o, &before, sizeof(o)), 0, "%s: changed the output", t[i].in);
+	}
+}
+
+/* The existing ordering rule: bandwidth and unlimited switch autorate-ingress off. */
+Test(cake_parse, autorate_ordering_rules)
+{
+	struct cake_options o = parse_ok("autorate-ingress bandwidth 20mbit autorate 2mbit 80mbit");
+
+	cr_expect(o.autorate);
+	cr_expect_not(o.autorate_ingress);
+	/* A later bandwidth, inside the range, is the start rate: later words win. */
+	o = parse_ok("bandwidth 0 bandwidth 9mbit autorate 2mbit 80mbit");
+	cr_expect_eq(o.rate_bytes_per_sec, MBIT(9));
+	o = parse_ok("unlimited bandwidth 9mbit autorate 2mbit 80mbit");
+	cr_expect(o.autorate);
+}
+
+Test(cake_parse, autorate_argv_form)
+{
+	static const char *const v[] = { "bandwidth", "20mbit", "autorate", "2mbit", "80mbit" };
+	static const char *const missing[] = { "autorate", "2mbit" };
+	struct cake_parse_err err;
+	struct cake_options a, s = parse_ok("bandwidth 20mbit autorate 2mbit 80mbit");
+
+	cr_assert_eq(cake_options_parse_argv(5, v, &a, &err), 0, "%s", err.msg);
+	cr_expect(cake_options_equal(&a, &s));
+	cr_expect_eq(cake_options_parse_argv(2, missing, &a, &err), -EINVAL);
+	cr_expect_str_eq(err.msg, "`autorate' needs MAX after MIN `2mbit'");
+}
+
+Test(cake_parse, equal_knows_autorate)
+{
+	struct cake_options def, o = parse_ok("autorate 1mbit 2mbit"), p;
+
+	cake_options_defaults(&def);
+	p = parse_ok("autorate 1mbit 3mbit");
+	cr_expect_not(cake_options_equal(&o, &p), "max");
+	p = parse_ok("autorate 2mbit 2mbit");
+	cr_expect_not(cake_options_equal(&o, &p), "min");
+	o = parse_ok("autorate off");
+	cr_expect(cake_options_equal(&o, &def), "autorate off is the default");
+}
+
+/* tc `change` on autorate: cur, the change, the rate in force; what results. */
+Test(cake_parse, change_semantics_of_autorate)
+{
+	static const char *const ar = "bandwidth 20mbit autorate 2mbit 80mbit autorate-target 8ms";
+	static const struct {
+		const char *cur, *change;
+		uint64_t now, rate;
+		bool autorate;
+	} t[] = {
+		/* On: the rate in force if inside, else the nearer bound; unlimited: 0. */
+		{ "bandwidth 20mbit diffserv4", "autorate 2mbit 80mbit", MBIT(20), MBIT(20), true },
+		{ "bandwidth 200mbit", "autorate 2mbit 80mbit", MBIT(200), MBIT(80), true },
+		{ "bandwidth 1mbit", "autorate 2mbit 80mbit", MBIT(1), MBIT(2), true },
+		{ "", "autorate 2mbit 80mbit", 0, 0, true },
+		{ "bandwidth 200mbit", "bandwidth 30mbit autorate 2mbit 80mbit", MBIT(200), MBIT(30),
+		  true },
+		{ "bandwidth 20mbit autorate-ingress", "autorate 2mbit 80mbit", MBIT(20), MBIT(20),
+		  true },
+		/* A new range restarts from the rate in force, clamped. */
+		{ ar, "autorate 1mbit 10mbit", MBIT(33), MBIT(10), true },
+		{ ar, "autorate 1mbit 100mbit", MBIT(33), MBIT(33), true },
+		/* A bandwidth alone is a new start rate, clamped into the range. */
+		{ ar, "bandwidth 40mbit", MBIT(33), MBIT(40), true },
+		{ ar, "bandwidth 400mbit", MBIT(33), MBIT(80), true },
+		/* Other words leave autorate and its start alone. */
+		{ ar, "diffserv4 nat", MBIT(33), MBIT(20), true },
+		{ ar, "autorate-target 3ms", MBIT(33), MBIT(20), true },
+		/* Off: fixed at the rate in force, or at the change's bandwidth. */
+		{ ar, "autorate off", MBIT(33), MBIT(33), false },
+		{ ar, "autorate off bandwidth 10mbit", MBIT(33), MBIT(10), false },
+		{ ar, "bandwidth 100mbit autorate off", MBIT(33), MBIT(100), false },
+		/* unlimited and autorate-ingress win over the instance's autorate. */
+		{ ar, "unlimited", MBIT(33), 0, false },
+		{ ar, "bandwidth 0", MBIT(33), 0, false },
+		{ ar, "autorate-ingress", MBIT(33), MBIT(33), false },
+		/* Off on a fixed shaper changes nothing. */
+		{ "bandwidth 20mbit", "autorate off", MBIT(20), MBIT(20), false },
+	};
+	size_t i;
+
+	for (i = 0; i < N_ELEMS(t); i++) {
+		struct cake_options cur = parse_ok(t[i].cur), change = parse_ok(t[i].change);
+		struct cake_options before = cur;
+
+		cake_options_merge_at(&cur, &change, t[i].now);
+		cr_expect_eq(cur.autorate, t[i].autorate, "%s + %s", t[i].cur, t[i].change);
+		cr_expect_eq(cur.rate_bytes_per_sec, t[i].rate, "%s + %s", t[i].cur, t[i].change);
+		if (!cur.autorate) {
+			cr_expect_eq(cur.autorate_min, 0, "%s + %s", t[i].cur, t[i].change);
+			cr_expect_eq(cur.autorate_max, 0, "%s + %s", t[i].cur, t[i].change);
+		} else if (change.present & CAKE_OPT_AUTORATE_RANGE) {
+			cr_expect_eq(cur.autorate_min, change.autorate_min, "%s", t[i].change);
+			cr_expect_eq(cur.autorate_max, change.autorate_max, "%s", t[i].change);
+			cr_expect_not(cur.autorate_ingress, "%s: one controller", t[i].change);
+		} else {
+			cr_expect_eq(cur.autorate_min, before.autorate_min, "%s", t[i].change);
+			cr_expect_eq(cur.autorate_max, before.autorate_max, "%s", t[i].change);
+		}
+	}
+}
+
+Test(cake_parse, change_keeps_what_it_does_not_name)
+{
+	struct cake_options cur = parse_ok("bandwidth 20mbit autorate 2mbit 80mbit autorate-target 8ms"
+					   " diffserv4");
+	struct cake_options change = parse_ok("autorate 1mbit 10mbit");
+
+	cake_options_merge_at(&cur, &change, MBIT(5));
+	cr_expect_eq(cur.autorate_target_us, 8000);
+	cr_expect_eq(cur.diffserv, CAKE_DIFFSERV_DIFFSERV4);
+	change = parse_ok("autorate-target 3ms");
+	cake_options_merge_at(&cur, &change, MBIT(5));
+	cr_expect_eq(cur.autorate_target_us, 3000);
+	cr_expect(cur.autorate);
+	cr_expect_eq(cur.rate_bytes_per_sec, MBIT(5));
+	cr_expect(cur.autorate_ingress == false);
+
+	/* cake_options_merge takes the options' own rate as the rate in force. */
+	cur = parse_ok("bandwidth 200mbit");
+	change = parse_ok("autorate 2mbit 80mbit");
+	cake_options_merge(&cur, &change);
+	cr_expect_eq(cur.rate_bytes_per_sec, MBIT(80));
 }
