@@ -166,8 +166,12 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .offset = DEV(autorate_probe),
 	 .has = WG_DEVCONF_HAS_AUTORATE_PROBE,
 	 .file_pos = 16,
-	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
-		       "AutorateProbe is neither off nor an IP address: `%v'"})},
+	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE,
+		       "AutorateProbe is neither off nor an IP address: `%v'"},
+		      {WG_CONF_E_VALUE, WG_CONF_SET,
+		       "failed to set autorate_probe: `%v' is neither off nor an IP address"},
+		      {WG_CONF_E_VALUE, WG_CONF_ARG,
+		       "Autorate probe is neither off nor an IP address: `%v'"})},
 
 	/* [Interface]: wg's keys */
 	{.file = "PrivateKey",
