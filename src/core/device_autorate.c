@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/ct.h"
 #include "qdisc/cake_print.h"
 #include "src/core/device.h"
 
@@ -105,11 +106,18 @@ int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns)
 		return 0;
 	wg_rng_fill(&dev->rng, &key, sizeof(key));
 	dev->tcpts = cake_tcpts_new(WG_AUTORATE_FLOWS, &key);
-	memset(&key, 0, sizeof(key));
-	if (!dev->tcpts) {
-		wg_autorate_commit(&dev->egress, NULL);
-		if (dev->ingress)
-			wg_autorate_commit(dev->ingress, NULL);
+	cw_memzero(&key, sizeof(key));
+	if (!dev->tcpts) { /* the instances keep their rates, as after `autorate off` */
+		struct wg_egress *eg[2] = { &dev->egress, dev->ingress };
+
+		for (int i = 0; i < 2; i++) {
+			if (!eg[i])
+				continue;
+			eg[i]->opts.rate_bytes_per_sec = wg_autorate_rate_now(eg[i]);
+			eg[i]->opts.autorate = false;
+			eg[i]->opts.autorate_min = eg[i]->opts.autorate_max = 0;
+			wg_autorate_commit(eg[i], NULL);
+		}
 		return -ENOMEM;
 	}
 	dev->autorate_next_ns = now_ns + CAKE_AUTORATE_TICK_NS;
