@@ -45,6 +45,11 @@
  * samples (data as it arrives: little noise but the peer's scheduling) and the 25th
  * percentile of its OUT samples, as a delayed-ACK timer (40 ms) adds delay to some.
  *
+ * ICMP echo. With no TCP to time (UDP or QUIC only), the owner sends sparse echo
+ * requests through the tunnel; an OUT echo request is remembered (a ring of ECHOES,
+ * keyed like a flow by addresses, identifier and sequence number) and the IN echo
+ * reply that matches it gives an RTT sample like any other.
+ *
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
  * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by
@@ -81,6 +86,12 @@ enum {
 	TCPOLEN_TS = 10,
 	TCPOLEN_SACK_BLOCK = 8,
 	TICK_REJECTED = UINT32_MAX,
+	ECHOES = 8,
+	ICMP_HDR_BYTES = 8,
+	ICMP_ECHOREPLY = 0,
+	ICMP_ECHO = 8,
+	ICMPV6_ECHO_REQUEST = 128,
+	ICMPV6_ECHO_REPLY = 129,
 };
 
 static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
@@ -157,9 +168,15 @@ struct cake_tcpts {
 	uint64_t ratio; /* wire per payload byte << RATIO_SHIFT */
 	struct cake_tcpts_stats st;
 	struct flow *flows;
+	struct echo {
+		uint64_t tag; /* 0: free */
+		uint64_t ns;
+	} echoes[ECHOES];
+	uint32_t echo_next;
 };
 
-/* The TCP facts of one packet. */
+/* The TCP facts of one packet (ICMP: flags is the type, sport and dport the echo's
+ * identifier and sequence number). */
 struct seg {
 	const uint8_t *addr_src, *addr_dst;
 	uint8_t family, alen, flags;
@@ -248,7 +265,31 @@ static void tcp_options(const uint8_t *o, uint32_t n, struct seg *s)
 	}
 }
 
-enum seg_kind { SEG_TCP, SEG_OTHER, SEG_BAD };
+enum seg_kind { SEG_TCP, SEG_ICMP, SEG_OTHER, SEG_BAD };
+
+static void addresses(const uint8_t *d, const struct cake_flowkey_hdrs *h, struct seg *s)
+{
+	s->family = h->family;
+	s->alen = h->family == 4 ? 4 : 16;
+	s->addr_src = d + (h->family == 4 ? 12 : 8);
+	s->addr_dst = s->addr_src + s->alen;
+}
+
+/* An unfragmented ICMP or ICMPv6 message: its type, identifier and sequence. */
+static enum seg_kind parse_icmp(const uint8_t *d, const struct cake_flowkey_hdrs *h,
+				struct seg *s)
+{
+	const uint8_t *ih = d + h->l3_len;
+
+	if (h->fragment || h->proto != (h->family == 4 ? CAKE_IPPROTO_ICMP : CAKE_IPPROTO_ICMPV6) ||
+	    (uint32_t)h->l3_len + ICMP_HDR_BYTES > h->ip_len)
+		return SEG_OTHER;
+	addresses(d, h, s);
+	s->flags = ih[0];
+	s->sport = cake_get_be16(ih + 4);
+	s->dport = cake_get_be16(ih + 6);
+	return SEG_ICMP;
+}
 
 static enum seg_kind parse(const uint8_t *d, uint32_t len, struct seg *s)
 {
@@ -258,12 +299,9 @@ static enum seg_kind parse(const uint8_t *d, uint32_t len, struct seg *s)
 	if (cake_flowkey_dissect(d, len, &h) != CAKE_FLOWKEY_OK)
 		return SEG_BAD;
 	if (h.proto != CAKE_IPPROTO_TCP || !h.l4_offset || h.fragment)
-		return SEG_OTHER;
+		return parse_icmp(d, &h, s);
 	th = d + h.l4_offset;
-	s->family = h.family;
-	s->alen = h.family == 4 ? 4 : 16;
-	s->addr_src = d + (h.family == 4 ? 12 : 8);
-	s->addr_dst = s->addr_src + s->alen;
+	addresses(d, &h, s);
 	s->sport = h.sport;
 	s->dport = h.dport;
 	s->flags = h.tcp_flags;
@@ -605,6 +643,46 @@ static void packet_in(struct cake_tcpts *t, struct flow *f, const struct seg *s,
 		match_echo(t, f, s, now);
 }
 
+/* An OUT echo request is remembered; the IN reply that matches it is an RTT sample. */
+static void icmp_echo(struct cake_tcpts *t, enum cake_tcpts_dir dir, struct seg *s, uint64_t now)
+{
+	bool v4 = s->family == 4;
+	uint64_t tag;
+
+	if (dir == CAKE_TCPTS_OUT && s->flags == (v4 ? ICMP_ECHO : ICMPV6_ECHO_REQUEST)) {
+		struct echo *e = NULL;
+
+		tag = flow_tag(t, dir, s);
+		for (int i = 0; i < ECHOES && !e; i++) /* sent again: time the latest */
+			if (t->echoes[i].tag == tag)
+				e = &t->echoes[i];
+		if (!e)
+			e = &t->echoes[t->echo_next++ % ECHOES];
+		e->tag = tag;
+		e->ns = now;
+		return;
+	}
+	if (dir != CAKE_TCPTS_IN || s->flags != (v4 ? ICMP_ECHOREPLY : ICMPV6_ECHO_REPLY))
+		return;
+	/* flow_tag() names IN ports the other way round; the echo's fields are not */
+	tag = s->sport;
+	s->sport = s->dport;
+	s->dport = (uint16_t)tag;
+	tag = flow_tag(t, dir, s);
+	for (int i = 0; i < ECHOES; i++) {
+		uint64_t us = (now - t->echoes[i].ns) / NS_PER_US;
+
+		if (t->echoes[i].tag != tag || now < t->echoes[i].ns ||
+		    now - t->echoes[i].ns > PENDING_MAX_NS)
+			continue;
+		t->echoes[i].tag = 0;
+		cake_dhist_add(&t->rtt, (uint32_t)us);
+		t->st.rtt_samples++;
+		t->st.icmp_rtt_samples++;
+		return;
+	}
+}
+
 void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint8_t *data,
 		       uint32_t len, uint32_t wire_len, uint64_t now_ns)
 {
@@ -619,6 +697,9 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
+	case SEG_ICMP:
+		icmp_echo(t, dir, &s, now_ns);
+		return;
 	case SEG_BAD:
 		t->st.ignored++;
 		return;

@@ -4,7 +4,8 @@
  * (pping: a TSval we send, matched with the TSecr that echoes it), one-way queueing
  * delay per direction (the peer's TSval clock against ours, over a per-flow baseline),
  * and the rate the bottleneck delivers per direction (ACK progress of uploads, arrival
- * bytes of downloads). The autorate controller (qdisc/autorate.h) consumes a summary
+ * bytes of downloads). ICMP echo requests (OUT) and their replies (IN), v4 and v6, give
+ * RTT samples too: the owner's sparse probes when no TCP runs. The autorate controller (qdisc/autorate.h) consumes a summary
  * per direction at each of its ticks.
  *
  * The caller sees every inner packet in plaintext at two points and calls
@@ -53,6 +54,7 @@ struct cake_signal {
 struct cake_tcpts_stats {
 	uint64_t packets, tcp_packets, ignored; /* ignored: not IP, malformed or truncated */
 	uint64_t rtt_samples, syn_rtt_samples, owd_samples[CAKE_TCPTS_DIRS];
+	uint64_t icmp_rtt_samples; /* of rtt_samples: ICMP echo replies matched */
 	uint64_t karn_skips;  /* retransmissions neither recorded nor matched */
 	uint64_t evictions;   /* flows pushed out of a full table */
 	uint32_t flows;	      /* flows in the table */

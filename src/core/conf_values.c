@@ -424,6 +424,38 @@ static void underlay_range(char buf[static WG_CONF_RANGE_SIZE])
 const struct wg_conf_type wg_conf_type_underlay_limit = {"underlay_limit", underlay_parse,
 							 underlay_print, underlay_range};
 
+/* --- one IP address, or "off" (family 0): the same words everywhere --- */
+
+static int ipaddr_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			enum wg_conf_surface s, const char *v, size_t n, struct wg_conf_result *r)
+{
+	struct wg_ipaddr *a = wg_conf_field(k, t);
+
+	(void)s;
+	if (is("off", v, n))
+		memset(a, 0, sizeof(*a));
+	else if (!wg_ipaddr_parse(a, v, n))
+		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
+	mark(k, t);
+	return WG_CONF_OK;
+}
+
+static int ipaddr_print(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			enum wg_conf_surface s, struct wg_devconf_buf *out)
+{
+	const struct wg_ipaddr *a = wg_conf_field(k, t);
+	char text[WG_IPADDR_STRLEN];
+
+	if (!present(k, t))
+		return 0;
+	if (a->family)
+		wg_ipaddr_format(text, a);
+	wg_conf_put(out, k, s, a->family ? text : "off");
+	return 0;
+}
+
+const struct wg_conf_type wg_conf_type_ipaddr = {"ipaddr", ipaddr_parse, ipaddr_print, NULL};
+
 /* --- UAPI words: "true" sets the flag; on `cakewg set` the word alone does --- */
 
 static int true_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,

@@ -16,6 +16,7 @@ extern const struct wg_conf_type wg_conf_type_keepalive;
 extern const struct wg_conf_type wg_conf_type_endpoint;
 extern const struct wg_conf_type wg_conf_type_cake;
 extern const struct wg_conf_type wg_conf_type_underlay_limit;
+extern const struct wg_conf_type wg_conf_type_ipaddr;
 extern const struct wg_conf_type wg_conf_type_true;
 extern const struct wg_conf_type wg_conf_type_replace;
 extern const struct wg_conf_type wg_conf_type_protocol_version;

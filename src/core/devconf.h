@@ -43,6 +43,8 @@ enum wg_devconf_flags {
 	WG_DEVCONF_HAS_FWMARK = 1U << 3,
 	/* cakewg: underlay_limit holds a setting (UnderlayLimit, underlay_limit=) */
 	WG_DEVCONF_HAS_UNDERLAY_LIMIT = 1U << 4,
+	/* cakewg: autorate_probe holds a setting (AutorateProbe, autorate_probe=) */
+	WG_DEVCONF_HAS_AUTORATE_PROBE = 1U << 5,
 };
 
 enum wg_devconf_peer_flags {
@@ -162,6 +164,9 @@ struct wg_devconf {
 	char *cake_ingress; /* WG_DEVCONF_CAKE_INGRESS_OFF removes the ingress instance */
 	/* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes; set when HAS_UNDERLAY_LIMIT */
 	uint32_t underlay_limit;
+	/* autorate's probe address (family 0: off, the peers' single hosts are used);
+	 * set when HAS_AUTORATE_PROBE */
+	struct wg_ipaddr autorate_probe;
 };
 
 /* An empty configuration (no flags), or NULL when out of memory. */

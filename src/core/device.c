@@ -137,6 +137,7 @@ void wg_device_deinit(struct wg_device *dev)
 		free(dev->ingress);
 		dev->ingress = NULL;
 	}
+	(void)wg_device_autorate_attach(dev, dev->now_ns); /* frees the extractor */
 	wg_allowedips_deinit(&dev->allowedips);
 	wg_pubkey_table_deinit(&dev->peers_by_key);
 	wg_index_table_deinit(&dev->index);
@@ -224,7 +225,7 @@ int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options,
 				free(dev->ingress);
 				dev->ingress = NULL;
 			}
-			return 0;
+			return wg_device_autorate_attach(dev, now_ns);
 		}
 		if (!dev->ingress) {
 			dev->ingress = calloc(1, sizeof(*dev->ingress));
@@ -238,7 +239,13 @@ int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options,
 		eg = dev->ingress;
 	}
 	ret = wg_egress_configure(eg, options, err, err_len, now_ns);
-	if (!ret)
-		wg_device_log(dev, WG_LOG_INFO, "CAKE %s: %s", ingress ? "ingress" : "egress", options);
-	return ret;
+	if (ret)
+		return ret;
+	ret = wg_device_autorate_attach(dev, now_ns);
+	if (ret) {
+		snprintf(err, err_len, "autorate: out of memory");
+		return ret;
+	}
+	wg_device_log(dev, WG_LOG_INFO, "CAKE %s: %s", ingress ? "ingress" : "egress", options);
+	return 0;
 }

@@ -26,6 +26,7 @@
 #include "src/core/clock.h"
 #include "src/core/cookie.h"
 #include "src/core/counters.h"
+#include "src/core/device_autorate.h"
 #include "src/core/devconf.h"
 #include "src/core/egress.h"
 #include "src/core/index.h"
@@ -59,6 +60,9 @@ struct wg_io_ops {
 	/* Takes a decrypted packet (pkt->cp.data, pkt->cp.len) for the TUN device. */
 	void (*tun_write)(void *ctx, struct wg_pkt *pkt);
 	void (*log)(void *ctx, enum wg_log_level level, const char *fmt, va_list ap);
+	/* Optional: sends one ICMP echo request to dst through the tunnel (autorate's
+	 * active probe, src/core/device_autorate.h). Best effort. */
+	void (*send_probe)(void *ctx, const struct wg_ipaddr *dst);
 };
 
 /* Counters of what the device dropped or refused, by reason (never silent). */
@@ -108,6 +112,13 @@ struct wg_device {
 	struct wg_egress egress;
 	struct wg_egress *ingress;    /* CakeIngress: between decryption and TUN, or NULL */
 	struct wg_pkt_list tx_held;   /* encrypted, refused by the underlay: goes first */
+
+	/* autorate (src/core/device_autorate.h): the signal extractor, NULL while no
+	 * instance has autorate, and the tick's and the probes' schedules */
+	struct cake_tcpts *tcpts;
+	uint64_t autorate_next_ns, autorate_probe_next_ns;
+	struct wg_ipaddr autorate_probe; /* AutorateProbe; family 0: not set */
+	uint64_t autorate_probes;	 /* probes asked of the edge */
 
 	/* Handshake load: messages seen in the current one-second window. */
 	uint64_t hs_window_start_ns;

@@ -117,6 +117,8 @@ int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64
 		dev->listen_port = conf->listen_port;
 	if (conf->flags & WG_DEVCONF_HAS_FWMARK)
 		dev->fwmark = conf->fwmark;
+	if (conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE)
+		dev->autorate_probe = conf->autorate_probe;
 	if (conf->cake || conf->cake_ingress) {
 		char err[160];
 

@@ -45,6 +45,13 @@ static int put_cake(struct wg_devconf_buf *out, const char *name, const struct w
 		return ret;
 	cake_get_options(eg->q, &opts);
 	opts.peer_isolation = eg->opts.peer_isolation;
+	if (eg->opts.autorate) { /* the start rate and range; the rate in force is in st */
+		opts.rate_bytes_per_sec = eg->opts.rate_bytes_per_sec;
+		opts.autorate = true;
+		opts.autorate_min = eg->opts.autorate_min;
+		opts.autorate_max = eg->opts.autorate_max;
+		opts.autorate_target_us = eg->opts.autorate_target_us;
+	}
 	cake_out_init(&co, text, STATS_TEXT_BYTES);
 	if (cake_print_options(&co, &opts) || cake_out_status(&co))
 		goto out;
@@ -127,6 +134,7 @@ int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_
 	int ret;
 
 	cake_get_stats(dev->egress.q, &st);
+	wg_autorate_fill_stats(&dev->egress, &st, dev->now_ns);
 	device_counters(dev, &st, &c);
 	wg_counters_write(out, WG_COUNTER_SCOPE_DEVICE, c.has, c.v);
 	if (ext && ext->has_underlay_limit)
@@ -134,6 +142,7 @@ int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_
 	ret = put_cake(out, "cake_egress", &dev->egress, &st);
 	if (!ret && dev->ingress) {
 		cake_get_stats(dev->ingress->q, &st);
+		wg_autorate_fill_stats(dev->ingress, &st, dev->now_ns);
 		ret = put_cake(out, "cake_ingress", dev->ingress, &st);
 	}
 	if (ret)

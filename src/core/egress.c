@@ -169,6 +169,7 @@ int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, ui
 
 void wg_egress_deinit(struct wg_egress *eg)
 {
+	wg_autorate_commit(eg, NULL);
 	cake_free(eg->q);
 	eg->q = NULL;
 	cw_memzero(&eg->hash_key, sizeof(eg->hash_key));
@@ -177,8 +178,9 @@ void wg_egress_deinit(struct wg_egress *eg)
 int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, size_t err_len,
 			uint64_t now_ns)
 {
-	struct cake_options change, merged = eg->opts;
+	struct cake_options change, merged = eg->opts, cake_opts;
 	struct cake_parse_err perr;
+	struct wg_autorate *ar;
 	int ret;
 
 	memset(&change, 0, sizeof(change));
@@ -187,12 +189,17 @@ int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, si
 		snprintf(err, err_len, "%s", perr.msg);
 		return ret;
 	}
-	cake_options_merge(&merged, &change);
-	ret = cake_configure(eg->q, &merged, now_ns);
+	cake_options_merge_at(&merged, &change, wg_autorate_rate_now(eg));
+	ret = wg_autorate_prepare(eg, &merged, &cake_opts, &ar, err, err_len, now_ns);
+	if (ret)
+		return ret;
+	ret = cake_configure(eg->q, &cake_opts, now_ns);
 	if (ret) {
+		wg_autorate_abandon(eg, ar);
 		snprintf(err, err_len, "CAKE rejected the options `%s'", options);
 		return ret;
 	}
+	wg_autorate_commit(eg, ar);
 	eg->opts = merged;
 	return 0;
 }
@@ -233,5 +240,9 @@ struct wg_pkt *wg_egress_dequeue(struct wg_egress *eg, uint64_t now_ns, uint64_t
 {
 	struct cake_pkt *cp = cake_dequeue(eg->q, now_ns, next_ns);
 
-	return cp ? wg_pkt_of(cp) : NULL;
+	if (!cp)
+		return NULL;
+	if (eg->autorate)
+		eg->autorate->sent_bytes += cp->wire_len;
+	return wg_pkt_of(cp);
 }

@@ -19,6 +19,7 @@
 #include "qdisc/cake_options.h"
 #include "qdisc/siphash.h"
 
+struct wg_autorate;
 struct wg_device;
 struct wg_pkt;
 
@@ -41,6 +42,7 @@ struct wg_egress {
 	struct cake_siphash_key hash_key; /* flow and host hashes: secret */
 	struct wg_egress_stats stats;
 	uint64_t gulp_end_ns; /* ingress: bulk waits until then (0: not gulping) */
+	struct wg_autorate *autorate; /* autorate MIN MAX: its controller, else NULL */
 };
 
 int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns);

@@ -215,6 +215,10 @@ static bool deliver(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 		return false;
 	}
 	pkt->peer = peer;
+	if (dev->tcpts) /* autorate: arrival, before the ingress CAKE */
+		wg_device_autorate_packet(dev, CAKE_TCPTS_IN, pkt,
+					  pkt->msg_len + wg_outer_hdr_len(pkt->src.remote.addr.sa_family),
+					  dev->now_ns);
 	if (dev->ingress)
 		wg_egress_enqueue(dev->ingress, pkt, dev->now_ns);
 	else

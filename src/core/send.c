@@ -231,6 +231,8 @@ bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_n
 			wg_peer_put(peer);
 			continue;
 		}
+		if (dev->tcpts) /* autorate: the packet leaves the egress CAKE */
+			wg_device_autorate_packet(dev, CAKE_TCPTS_OUT, pkt, pkt->cp.wire_len, now_ns);
 		encrypt_dequeued(dev, pkt, now_ns);
 		if (!transmit_held(dev))
 			goto full;
@@ -284,6 +286,8 @@ uint64_t wg_device_next_deadline(const struct wg_device *dev)
 		if (d && d < next)
 			next = d;
 	}
+	if (wg_device_autorate_next(dev) < next)
+		next = wg_device_autorate_next(dev);
 	return next;
 }
 
@@ -295,4 +299,5 @@ void wg_device_run_timers(struct wg_device *dev, uint64_t now_ns)
 	for (peer = dev->peers_head; peer; peer = peer->next)
 		run_peer_timers(dev, peer, now_ns);
 	(void)wg_ratelimiter_gc(&dev->ratelimiter, now_ns);
+	wg_device_autorate_tick(dev, now_ns);
 }

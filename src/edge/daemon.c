@@ -17,6 +17,7 @@
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
+#include "src/edge/probe.h"
 #include "src/edge/sched.h"
 #include "src/edge/tun.h"
 #include "src/edge/tun_gro.h"
@@ -54,6 +55,7 @@ struct daemon {
 	struct wg_underlay udp;
 	struct wg_uapi_server uapi;
 	struct wg_nl_events *nlev;
+	struct wg_probe probe; /* autorate's ICMP echo requests through the tunnel */
 	/* Buffers kept between reads, so that a read takes from the pool only what it
 	 * used: the receive batch's, and the large one a TUN read may spill into. */
 	struct wg_pkt *rx[WG_DAEMON_BATCH];
@@ -108,6 +110,13 @@ static void op_send_control(void *ctx, const struct wg_endpoint *ep, const uint8
 	struct daemon *d = ctx;
 
 	wg_underlay_send_now(&d->udp, ep, msg, len);
+}
+
+static void op_send_probe(void *ctx, const struct wg_ipaddr *dst)
+{
+	struct daemon *d = ctx;
+
+	wg_probe_send(&d->probe, dst);
 }
 
 /* Decrypted packets are written at the end of the batch, TCP segments coalesced. */
@@ -526,6 +535,7 @@ static void start_watchers(struct daemon *d)
 static void teardown(struct daemon *d)
 {
 	wg_uapi_server_stop(&d->uapi);
+	wg_probe_close(&d->probe);
 	wg_underlay_close(&d->udp);
 	put_kept(d);
 	wg_device_deinit(&d->dev);
@@ -562,6 +572,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 		.send_control = op_send_control,
 		.tun_write = op_tun_write,
 		.log = wg_log_device_op,
+		.send_probe = op_send_probe,
 	};
 	struct wg_uapi_handlers handlers = { .get = uapi_get, .set = uapi_set, .ext_get = uapi_ext_get };
 	struct wg_rng rng = { .fill = rng_fill };
@@ -575,6 +586,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	ops.ctx = handlers.ctx = d;
 	d->udp.fd4 = d->udp.fd6 = -1;
 	d->tun.fd = -1;
+	wg_probe_init(&d->probe, opts->ifname, (uint16_t)getpid());
 	tick(d);
 	ret = wg_device_init(&d->dev, opts->ifname, &ops, &rng, d->now_ns);
 	if (!ret)

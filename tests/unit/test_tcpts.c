@@ -440,3 +440,53 @@ Test(tcpts, cost_per_packet)
 	cr_assert_lt(ns, 5000.0, "a loose bound: sanitizer builds are slow");
 	cake_tcpts_free(t);
 }
+
+/* An ICMP echo request (OUT, 10.0.0.1 -> 10.0.0.2) or reply (IN), v4 or v6. */
+static void feed_echo(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint8_t family,
+		      uint16_t id, uint16_t seq, uint64_t now)
+{
+	bool out = dir == CAKE_TCPTS_OUT;
+	uint8_t icmp[16] = {0};
+	struct pb_pkt d = {.family = family, .proto = family == 4 ? 1 : 58, .payload = icmp,
+			   .payload_len = sizeof(icmp)};
+	size_t n;
+
+	icmp[0] = family == 4 ? (out ? 8 : 0) : (out ? 128 : 129);
+	pb_put16(icmp + 4, id);
+	pb_put16(icmp + 6, seq);
+	if (family == 4) {
+		pb_addr4(out ? d.src : d.dst, 10, 0, 0, 1);
+		pb_addr4(out ? d.dst : d.src, 10, 0, 0, 2);
+	} else {
+		pb_addr6(out ? d.src : d.dst, 0xfd00, 1);
+		pb_addr6(out ? d.dst : d.src, 0xfd00, 2);
+	}
+	n = pb_build(buf, sizeof(buf), &d);
+	cr_assert_gt(n, 0);
+	cake_tcpts_packet(t, dir, buf, (uint32_t)n, 0, now);
+}
+
+Test(tcpts, icmp_echo_replies_time_the_requests_v4_and_v6)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	feed_echo(t, CAKE_TCPTS_OUT, 4, 7, 1, 0);
+	feed_echo(t, CAKE_TCPTS_OUT, 6, 7, 1, 2 * MS);
+	feed_echo(t, CAKE_TCPTS_IN, 4, 7, 2, 10 * MS); /* another sequence: no match */
+	feed_echo(t, CAKE_TCPTS_IN, 4, 8, 1, 10 * MS); /* another identifier */
+	feed_echo(t, CAKE_TCPTS_OUT, 4, 7, 1, 11 * MS); /* a request is not a reply */
+	feed_echo(t, CAKE_TCPTS_IN, 6, 7, 1, 42 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_samples, 1);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_min_us, 40000);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].owd_samples, 0, "an echo has no one-way delay");
+	feed_echo(t, CAKE_TCPTS_IN, 4, 7, 1, 31 * MS);
+	feed_echo(t, CAKE_TCPTS_IN, 4, 7, 1, 32 * MS); /* a duplicate reply counts once */
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].rtt_samples, 1);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].rtt_min_us, 20000, "the latest request of that id/seq");
+	cr_assert_eq(stats(t).icmp_rtt_samples, 2);
+	cr_assert_eq(stats(t).tcp_packets, 0, "and no TCP flow");
+	cake_tcpts_free(t);
+}
