@@ -662,6 +662,8 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		a->bytes = 0;
 	}
 	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
+	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
+	out[CAKE_TCPTS_IN].reverse_bytes = acked_wire;
 	t->acked_bytes = t->out_payload = t->out_wire = 0;
 	cake_dhist_reset(&t->rtt);
 	t->epoch++;

@@ -346,6 +346,9 @@ Test(tcpts, delivered_bytes)
 	cr_assert_eq(sig[CAKE_TCPTS_OUT].delivered_bytes, 22000, "%lu",
 		     (unsigned long)sig[CAKE_TCPTS_OUT].delivered_bytes);
 	cr_assert_eq(sig[CAKE_TCPTS_IN].delivered_bytes, 300);
+	/* each direction also sees the other's: which carries the data */
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].reverse_bytes, 300);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].reverse_bytes, 22000);
 	cake_tcpts_free(t);
 }
 
