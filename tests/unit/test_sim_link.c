@@ -318,15 +318,11 @@ Test(sim_link, stepped_trace_downloads)
 }
 
 /*
- * Disabled: on the real CAKE, without timestamps (RTT fallback) the controller never
- * cuts after the drop. Before it, probing took the rate to 50.8 Mbit/s over a 40 Mbit/s
- * link: with a backlog in CAKE it counts as shaper-limited, and D (39-41) is not below
- * 9/10 of S (40-42), so the RTT bloat is blamed on the other direction. After the drop
- * TCP sends 6 Mbit/s under a 35 Mbit/s shaper: S < R/4, so again not blamed, and the
- * 530 ms queue stays ("hold-idle" / "hold-other-direction" for the 8 s measured).
- * Enable when qdisc/autorate.c's RTT attribution handles a shaper far above the link.
+ * Without timestamps (RTT fallback), only the uplink carrying data: the RTT's bloat is
+ * the uplink's, also while its shaper sits far above the link (before the drop probing
+ * had taken it to 50.8 Mbit/s over the 40, and after it TCP sends 6 under a 35 shaper).
  */
-Test(sim_link, no_timestamps_falls_back_to_rtt, .disabled = true)
+Test(sim_link, no_timestamps_falls_back_to_rtt)
 {
 	struct scenario sc = { .up_flows = 4, .n = { 2, 1 }, .secs = { { 10, 10 }, { 20 } },
 			       .mbit = { { 40, 6 }, { 40 } }, .start = { 20, 40 }, .no_ts = true };
@@ -407,13 +403,11 @@ Test(sim_link, base_rtt_steps_keep_the_queue_short)
 }
 
 /*
- * Disabled: a rise of the base RTT (30 -> 60 ms) reads as 15 ms of one-way queueing
- * delay until the extractor's per-flow baselines (10 to 20 s windows) move up, so the
- * controller cuts 20 -> 2.0 Mbit/s and stays that low for the whole 15 s step (goodput
- * share 0.11 of it). Enable when qdisc/tcpts.c or qdisc/autorate.c tell a path change from a
- * queue (e.g. D holding at the old capacity while the delay does not grow).
+ * A rise of the base RTT (30 -> 60 ms) reads as 15 ms of one-way queueing delay until
+ * the extractor's per-flow baselines (10 to 20 s windows) move up. It is a step that a
+ * cut does not drain, with D near S: the controller takes it as the path's, not a queue.
  */
-Test(sim_link, base_rtt_rise_is_not_a_queue, .disabled = true)
+Test(sim_link, base_rtt_rise_is_not_a_queue)
 {
 	struct cake_link *s = rtt_steps();
 
