@@ -11,14 +11,13 @@
  * Only when no one-way sample came for 10 s (no TCP timestamps, or no known peer
  * clock) does it fall back to the RTT: d = the tick's smallest RTT - the RTT baseline
  * (minimum over two 30 s windows). The RTT is both directions', so its delay is blamed
- * on this one only if it shows it. With the other direction's delivered rate (tcpts
- * reports it with ours): if only this direction carries data (D > LOAD_RATIO = 4 x the
- * other's), the other carries its ACKs and holds no queue: blamed when D < 9/10 S, or
- * D < R/2, or D < 9/10 R for OVER_SUSTAIN (250 ms; a shaper above the link passes what
- * the link takes, so S follows D and only R shows it; the 250 ms keep a probe step over
- * an application-limited sender from counting). If only the other carries data: never.
- * Both: shaper-limited and D < 9/10 S (a queue grows), or carrying a real load (S >=
- * R/4) that the link holds below the shaper rate (D < 9/10 R).
+ * on this one only if it shows it, by the other direction's bytes X (tcpts reports
+ * them with ours; 0, unknown, never comes with RTT samples). If only this direction
+ * carries data (D > LOAD_RATIO = 4 x X), the other carries its ACKs and holds no queue
+ * of its own: always blamed (a shaper above the link passes what the link takes, so S
+ * follows D and neither shows the queue). If only the other carries data (X > 4 D):
+ * never. Both, or X unknown: shaper-limited and D < 9/10 S (a queue grows), or carrying
+ * a real load (S >= R/4) that the link holds below the shaper rate (D < 9/10 R).
  *
  * Target. d is bloated above T = max(target, 4 MTU times at R): 5 ms by default, as the
  * issue asks ping p99 <= idle + 10 to 15 ms; TSvals tick in 1 ms and a delayed ACK or a
@@ -40,11 +39,11 @@
  *
  * Path change. A queue of ours drains once R < C; a longer path (a satellite re-route,
  * a handover) is a step of delay that does not, with D near S. So while draining, when
- * d stays above T, has not fallen by T/2 for PATH_WAIT (DRAIN, 500 ms, in which a queue
- * of ours would have drained), lies within T/2 of its lowest since the cut, that lowest
- * is at most PATH_MAX (100 ms), and D is within 1/10 of S (neither overdriven nor
- * draining): that lowest becomes a path offset subtracted from every later d, and R
- * goes back to the rate before the cut, but no higher than max(C, D / 0.95) ("path"). The offset follows any lower d at once, so it melts away as tcpts's
+ * d stays above T, has not fallen by T/2 for PATH_WAIT (1 s, twice DRAIN), lies within
+ * T/2 of its lowest since the cut, that lowest is at most PATH_MAX (100 ms), and D is
+ * within 1/10 of S (neither overdriven nor draining): that lowest becomes a path offset
+ * subtracted from every later d, and R goes back to min(the rate before the cut, D /
+ * 0.95) ("path"). The offset follows any lower d at once, so it melts away as tcpts's
  * per-flow baselines (10 to 20 s windows) learn the new path, or the path shortens.
  *
  * Not bloated, shaper-limited (S >= 8/10 R, or a backlog and S >= R/2) and d <= 3/4 T:
@@ -53,10 +52,7 @@
  * (1/256 + (1/16 - 1/256) x (dist / (1/4))^2), so the climb past a known capacity, where
  * the queue builds, stays slow (8 %/s at B, 12 %/s 5 % above) and the sawtooth small,
  * yet a new capacity far away is found fast (1/16 per tick: x3.4 per second) from a
- * quarter on. With no B yet: 1/16 per tick. Between 3/4 T and T: hold, or, if d rose
- * by T/8 or more since the tick before (one-way delay only, not draining), cut as if
- * over T: the queue's signal lags it by a tick or more (it rides on ACKs), and the
- * sawtooth's peak is the queue's p99 on a steady link.
+ * quarter on. With no B yet: 1/16 per tick. Between 3/4 T and T: hold.
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
@@ -78,7 +74,7 @@ enum {
 	LOAD_HIGH = 819,       /* 0.80: shaper-limited */
 	ATTRIB = 922,	       /* 0.90 */
 	LOAD_MIN = 256,	       /* 0.25 */
-	LOAD_RATIO = 4,	       /* D over 4 x the other direction's: only this one loaded */
+	LOAD_RATIO = 4,	       /* D over 4 x the other direction's bytes: only this one loaded */
 	PROBE_SLOW_SHIFT = 8,  /* 1/256 per tick */
 	PROBE_FAST_SHIFT = 4,  /* 1/16 per tick */
 	NEAR = 256,	       /* within 1/4 of C counts as near */
@@ -92,7 +88,6 @@ enum {
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
 static const uint64_t OWD_STALE_NS = 10 * NS_PER_S;
 static const uint64_t RTT_BASE_WINDOW_NS = 30 * NS_PER_S;
-static const uint64_t OVER_SUSTAIN_NS = 250000000u;
 static const uint64_t PATH_WAIT_NS = (uint64_t)DRAIN_US * 1000u;
 
 static const char *const reason_names[CAKE_AUTORATE_REASONS] = {
@@ -216,26 +211,22 @@ static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_au
  * Whether RTT bloat shows in this direction (see the top of this file): by which
  * direction carries the data, and whether the link holds this one below S or R.
  */
-static bool rtt_blames_me(const struct cake_autorate *a, const struct rates *r, bool limited,
-			  uint64_t now)
+static bool rtt_blames_me(const struct cake_autorate *a, const struct rates *r, bool limited)
 {
-	bool below_sent = r->delivered < frac(r->sent, ATTRIB);
-	bool below_rate = r->delivered < frac(a->rate, ATTRIB);
-
-	if (r->delivered > LOAD_RATIO * r->reverse)
-		return below_sent || r->delivered < a->rate / 2 ||
-		       (a->over_ns && now - a->over_ns >= OVER_SUSTAIN_NS);
+	if (r->reverse && r->delivered > LOAD_RATIO * r->reverse)
+		return true; /* the other direction carries only our ACKs */
 	if (r->reverse > LOAD_RATIO * r->delivered)
-		return false;
+		return false; /* this one carries only the other's ACKs */
 	if (limited)
-		return below_sent;
-	return r->sent >= frac(a->rate, LOAD_MIN) && below_rate;
+		return r->delivered < frac(r->sent, ATTRIB);
+	return r->sent >= frac(a->rate, LOAD_MIN) && r->delivered < frac(a->rate, ATTRIB);
 }
 
 /*
  * Cut already: whether the queue still grows, so that a further cut is due. It does if
- * the delay rose by T/2 over its floor since the cut; or if it did not fall and either
- * the link delivers below what it is sent (D < 9/10 S) or the last cut was put off.
+ * the delay rose by T/2 over its floor since the cut; or if it did not fall, is 2T or
+ * more (under that a loss repair's ACK gap may show as D < S), and either the link
+ * delivers below what it is sent (D < 9/10 S) or the last cut was put off.
  * A delay flat at a new level with D near S is no growing queue (see path_changed).
  */
 static bool still_grows(const struct cake_autorate *a, const struct rates *r, uint32_t d,
@@ -243,7 +234,8 @@ static bool still_grows(const struct cake_autorate *a, const struct rates *r, ui
 {
 	if (d > a->floor_us + t / 2)
 		return true;
-	return d >= a->prev_delay_us && (a->restrained || r->delivered < frac(r->sent, ATTRIB));
+	return d >= a->prev_delay_us && d >= 2 * t &&
+	       (a->restrained || r->delivered < frac(r->sent, ATTRIB));
 }
 
 static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t,
@@ -304,7 +296,7 @@ static uint64_t decay(const struct cake_autorate *a)
 }
 
 /*
- * Cut, and the delay has not fallen by T/2 for PATH_WAIT, above the target
+ * Cut, and the delay has not fallen by T/2 for twice the drain time, above the target
  * and near its floor since the cut, the link neither overdriven nor draining (D within
  * 1/10 of S): no queue of ours, which would have drained, but a longer path.
  */
@@ -358,10 +350,6 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 
 	if (limited)
 		a->busy_ns = now;
-	if (r->delivered >= frac(a->rate, ATTRIB))
-		a->over_ns = 0;
-	else if (!a->over_ns)
-		a->over_ns = now;
 	if (s->owd_samples >= MIN_OWD_SAMPLES) {
 		d = s->qdelay_us;
 		a->delay_from_rtt = false;
@@ -389,7 +377,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 	    d >= a->prev_delay_us + t / 8)
 		d = t + 1; /* rising: it will be over T by the next tick */
 	if (d > t) {
-		if (a->delay_from_rtt && !rtt_blames_me(a, r, limited, now)) {
+		if (a->delay_from_rtt && !rtt_blames_me(a, r, limited)) {
 			a->action = CAKE_AUTORATE_HOLD_OTHER;
 			return a->rate;
 		}

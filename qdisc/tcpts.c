@@ -48,7 +48,9 @@
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
  * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by
- * the wire bytes per payload byte that OUT TCP carried.
+ * the wire bytes per payload byte that OUT TCP carried. Each direction's summary also
+ * has the other's wire bytes of every packet (IN arrived, OUT sent): which of the two
+ * carries the data, and which only its ACKs.
  */
 #include "qdisc/tcpts.h"
 
@@ -144,7 +146,7 @@ struct flow {
 struct dir_acc {
 	struct cake_dhist owd;
 	uint32_t flows;
-	uint64_t bytes; /* IN: wire bytes arrived */
+	uint64_t bytes; /* wire bytes of every packet: IN arrived, OUT sent */
 };
 
 struct cake_tcpts {
@@ -614,8 +616,7 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	t->st.packets++;
 	if (!wire_len)
 		wire_len = len;
-	if (dir == CAKE_TCPTS_IN)
-		t->acc[CAKE_TCPTS_IN].bytes += wire_len;
+	t->acc[dir].bytes += wire_len;
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
@@ -661,9 +662,9 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		a->flows = 0;
 		a->bytes = 0;
 	}
-	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
+	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
 	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
-	out[CAKE_TCPTS_IN].reverse_bytes = acked_wire;
+	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
 	t->acked_bytes = t->out_payload = t->out_wire = 0;
 	cake_dhist_reset(&t->rtt);
 	t->epoch++;
