@@ -39,11 +39,11 @@
  *
  * Path change. A queue of ours drains once R < C; a longer path (a satellite re-route,
  * a handover) is a step of delay that does not, with D near S. So while draining, when
- * d stays above T, has not fallen by T/2 for PATH_WAIT (1 s, twice DRAIN), lies within
- * T/2 of its lowest since the cut, that lowest is at most PATH_MAX (100 ms), and D is
- * within 1/10 of S (neither overdriven nor draining): that lowest becomes a path offset
- * subtracted from every later d, and R goes back to min(the rate before the cut, D /
- * 0.95) ("path"). The offset follows any lower d at once, so it melts away as tcpts's
+ * d stays above T, has not fallen by T/2 for PATH_WAIT (DRAIN, 500 ms, in which a queue
+ * of ours would have drained), lies within T/2 of its lowest since the cut, that lowest
+ * is at most PATH_MAX (100 ms), and D is within 1/10 of S (neither overdriven nor
+ * draining): that lowest becomes a path offset subtracted from every later d, and R
+ * goes back to the rate before the cut, but no higher than max(C, D / 0.95) ("path"). The offset follows any lower d at once, so it melts away as tcpts's
  * per-flow baselines (10 to 20 s windows) learn the new path, or the path shortens.
  *
  * Not bloated, shaper-limited (S >= 8/10 R, or a backlog and S >= R/2) and d <= 3/4 T:
@@ -52,7 +52,10 @@
  * (1/256 + (1/16 - 1/256) x (dist / (1/4))^2), so the climb past a known capacity, where
  * the queue builds, stays slow (8 %/s at B, 12 %/s 5 % above) and the sawtooth small,
  * yet a new capacity far away is found fast (1/16 per tick: x3.4 per second) from a
- * quarter on. With no B yet: 1/16 per tick. Between 3/4 T and T: hold.
+ * quarter on. With no B yet: 1/16 per tick. Between 3/4 T and T: hold, or, if d rose
+ * by T/8 or more since the tick before (one-way delay only, not draining), cut as if
+ * over T: the queue's signal lags it by a tick or more (it rides on ACKs), and the
+ * sawtooth's peak is the queue's p99 on a steady link.
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
@@ -296,7 +299,7 @@ static uint64_t decay(const struct cake_autorate *a)
 }
 
 /*
- * Cut, and the delay has not fallen by T/2 for twice the drain time, above the target
+ * Cut, and the delay has not fallen by T/2 for PATH_WAIT, above the target
  * and near its floor since the cut, the link neither overdriven nor draining (D within
  * 1/10 of S): no queue of ours, which would have drained, but a longer path.
  */
