@@ -33,9 +33,10 @@
  * be ACKs held up in the other direction's queue, one tick's few samples may be
  * delayed ACKs). Once cut, it is draining: a further cut only while the queue still
  * grows, so a lagging signal cannot compound it: d rose by T/2 over its lowest since
- * the cut, or d did not fall and either D < 9/10 S (the link still takes less than it
- * gets) or the last cut was put off. When d falls to 3/4 T the rate settles at 92/100
- * of C, the level from which probing continues.
+ * the cut, or d did not fall, is 2T or more (below, a loss repair's ACK gap can fake
+ * D < S), and either D < 9/10 S (the link still takes less than it gets) or the last
+ * cut was put off. When d falls to 3/4 T the rate settles at 92/100 of C, the level
+ * from which probing continues.
  *
  * Path change. A queue of ours drains once R < C; a longer path (a satellite re-route,
  * a handover) is a step of delay that does not, with D near S. So while draining, when
@@ -43,8 +44,9 @@
  * of ours would have drained), lies within T/2 of its lowest since the cut, that lowest
  * is at most PATH_MAX (100 ms), and D is within 1/10 of S (neither overdriven nor
  * draining): that lowest becomes a path offset subtracted from every later d, and R
- * goes back to the rate before the cut, but no higher than max(C, D / 0.95) ("path"). The offset follows any lower d at once, so it melts away as tcpts's
- * per-flow baselines (10 to 20 s windows) learn the new path, or the path shortens.
+ * goes back to the rate before the cut, but no higher than max(C, D / 0.95) ("path").
+ * The offset follows any lower d at once, so it melts away as tcpts's per-flow
+ * baselines (10 to 20 s windows) learn the new path, or as the path shortens.
  *
  * Not bloated, shaper-limited (S >= 8/10 R, or a backlog and S >= R/2) and d <= 3/4 T:
  * probe up around the rate that last bloated, B: 1/256 per tick at B; below B rising
@@ -67,6 +69,7 @@
 
 #define NS_PER_S 1000000000ull
 #define US_PER_S 1000000ull
+#define NS_PER_US 1000ull
 
 enum {
 	FRAC_SHIFT = 10, /* fractions below in 1/1024 */
@@ -80,7 +83,7 @@ enum {
 	LOAD_RATIO = 4,	       /* D over 4 x the other direction's bytes: only this one loaded */
 	PROBE_SLOW_SHIFT = 8,  /* 1/256 per tick */
 	PROBE_FAST_SHIFT = 4,  /* 1/16 per tick */
-	NEAR = 256,	       /* within 1/4 of C counts as near */
+	NEAR = 256,	       /* within 1/4 of B counts as near */
 	DECAY_SHIFT = 5,       /* 1/32 of the distance per tick */
 	MIN_OWD_SAMPLES = 1,
 	DRAIN_US = 500000,
@@ -91,7 +94,7 @@ enum {
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
 static const uint64_t OWD_STALE_NS = 10 * NS_PER_S;
 static const uint64_t RTT_BASE_WINDOW_NS = 30 * NS_PER_S;
-static const uint64_t PATH_WAIT_NS = (uint64_t)DRAIN_US * 1000u;
+static const uint64_t PATH_WAIT_NS = DRAIN_US * NS_PER_US;
 
 static const char *const reason_names[CAKE_AUTORATE_REASONS] = {
 	[CAKE_AUTORATE_START] = "start",   [CAKE_AUTORATE_BLOAT] = "bloat",

@@ -380,7 +380,6 @@ static struct cake_link *rtt_steps(void)
 		.n = 3,
 		.steps = { { S(15), MBIT(20), 30 * MS }, { S(15), MBIT(20), 60 * MS },
 			   { S(15), MBIT(20), 40 * MS } } };
-
 	static const struct cake_link_trace down = { .n = 1, .steps = { { S(46), MBIT(40) } } };
 
 	return rtt_trace(&up, &down, 4, 0, 45, AUTORATE);
@@ -441,12 +440,15 @@ Test(sim_link, base_rtt_rise_is_not_a_queue)
  * half the capacity (no longer path read as a queue); over the whole trace, goodput at
  * the issue's 0.80 of the mean capacity.
  */
-static void step_p99(const struct cake_link *s, enum cake_link_dir d, uint64_t p99[4])
+enum { HANDOVERS = 4, HANDOVER_S = 15, SETTLE_S = 2 };
+
+static void step_p99(const struct cake_link *s, enum cake_link_dir d, uint64_t p99[HANDOVERS])
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < HANDOVERS; i++) {
 		struct cake_link_summary sum;
 
-		cake_link_summarise(s, d, S(15 * i + 2), S(15 * i + 15) - 1, &sum);
+		cake_link_summarise(s, d, S(HANDOVER_S * i + SETTLE_S), S(HANDOVER_S * (i + 1)) - 1,
+				    &sum);
 		p99[i] = sum.qdelay_p99_ns;
 	}
 }
@@ -454,21 +456,22 @@ static void step_p99(const struct cake_link *s, enum cake_link_dir d, uint64_t p
 static void starlink_holds(enum cake_link_dir d, const char *what)
 {
 	static const struct cake_link_trace tr = {
-		.n = 4,
+		.n = HANDOVERS,
 		.steps = { { S(15), MBIT(20), 30 * MS }, { S(15), MBIT(12), 60 * MS },
 			   { S(15), MBIT(30), 40 * MS }, { S(15), MBIT(8), 55 * MS } } };
 	uint32_t up_flows = d == CAKE_LINK_UP ? 4 : 0, down_flows = d == CAKE_LINK_DOWN ? 4 : 0;
-	struct cake_link *s = rtt_trace(&tr, &tr, up_flows, down_flows, 60, ORACLE);
+	double secs = HANDOVERS * HANDOVER_S;
+	struct cake_link *s = rtt_trace(&tr, &tr, up_flows, down_flows, secs, ORACLE);
 	struct cake_link_summary all;
-	uint64_t lo[4], p99[4], oracle[4];
+	uint64_t lo[HANDOVERS], p99[HANDOVERS], oracle[HANDOVERS];
 
 	step_p99(s, d, oracle);
 	cake_link_free(s);
-	s = rtt_trace(&tr, &tr, up_flows, down_flows, 60, AUTORATE);
+	s = rtt_trace(&tr, &tr, up_flows, down_flows, secs, AUTORATE);
 	step_p99(s, d, p99);
-	cake_link_summarise(s, d, 0, S(60) - 1, &all);
-	for (int i = 0; i < 4; i++)
-		lo[i] = lowest_rate(s, d, 15 * i + 2, 15 * i + 15);
+	cake_link_summarise(s, d, 0, S(secs) - 1, &all);
+	for (int i = 0; i < HANDOVERS; i++)
+		lo[i] = lowest_rate(s, d, HANDOVER_S * i + SETTLE_S, HANDOVER_S * (i + 1));
 	printf("starlink-like %s: queue p99 %.1f/%.1f/%.1f/%.1f ms per step (oracle "
 	       "%.1f/%.1f/%.1f/%.1f), lowest rate %.1f/%.1f/%.1f/%.1f Mbit/s; over all: queue "
 	       "mean %.1f p99 %.1f ms, goodput %.3f of the mean capacity\n",
@@ -477,7 +480,7 @@ static void starlink_holds(enum cake_link_dir d, const char *what)
 	       (double)oracle[2] / 1e6, (double)oracle[3] / 1e6, mbit(lo[0]), mbit(lo[1]),
 	       mbit(lo[2]), mbit(lo[3]), (double)all.qdelay_mean_ns / 1e6,
 	       (double)all.qdelay_p99_ns / 1e6, all.goodput_share);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < HANDOVERS; i++) {
 		uint64_t bound = oracle[i] + 5 * MS > 15 * MS ? oracle[i] + 5 * MS : 15 * MS;
 
 		cr_assert_leq(p99[i], bound, "step %d", i);
