@@ -10,10 +10,14 @@
  * (tcpts.c: a median or low quantile over per-flow baselines). A tick without one holds.
  * Only when no one-way sample came for 10 s (no TCP timestamps, or no known peer
  * clock) does it fall back to the RTT: d = the tick's smallest RTT - the RTT baseline
- * (minimum over two 30 s windows), and the delay is blamed on this direction only if it
- * shows it: shaper-limited and delivering below what it sends (D < 9/10 S: a queue
- * grows at the bottleneck), or carrying a real load (S >= R/4, more than ACKs) that the
- * link holds below the shaper rate (D < 9/10 R).
+ * (minimum over two 30 s windows). The RTT is both directions', so its delay is blamed
+ * on this one only if it shows it, by the other direction's bytes X (tcpts reports
+ * them with ours; 0, unknown, never comes with RTT samples). If only this direction
+ * carries data (D > LOAD_RATIO = 4 x X), the other carries its ACKs and holds no queue
+ * of its own: always blamed (a shaper above the link passes what the link takes, so S
+ * follows D and neither shows the queue). If only the other carries data (X > 4 D):
+ * never. Both, or X unknown: shaper-limited and D < 9/10 S (a queue grows), or carrying
+ * a real load (S >= R/4) that the link holds below the shaper rate (D < 9/10 R).
  *
  * Target. d is bloated above T = max(target, 4 MTU times at R): 5 ms by default, as the
  * issue asks ping p99 <= idle + 10 to 15 ms; TSvals tick in 1 ms and a delayed ACK or a
@@ -25,17 +29,35 @@
  *   R = min(R, C x f),  f = 1 - (d - T) / DRAIN, clamped to [3/10, 95/100]
  * (DRAIN = 500 ms): below C in proportion to the excess, so the standing queue drains
  * in about DRAIN rather than in a series of x0.9 steps. A cut below R/2 needs d >= 2T
- * in this tick and d > T in the one before; else it is a x0.95 step (D may be ACKs held
- * up in the other direction's queue, one tick's few samples may be delayed ACKs).
- * Once cut, it is draining: a further cut only while the queue still grows (d up, and
- * D below R), so a lagging signal cannot compound it. When d falls to 3/4 T the rate
- * settles at 92/100 of C, the level from which probing continues.
+ * in this tick and d > T in the one before; else it is a x0.95 step, "put off" (D may
+ * be ACKs held up in the other direction's queue, one tick's few samples may be
+ * delayed ACKs). Once cut, it is draining: a further cut only while the queue still
+ * grows, so a lagging signal cannot compound it: d rose by T/2 over its lowest since
+ * the cut, or d did not fall, is 2T or more (below, a loss repair's ACK gap can fake
+ * D < S), and either D < 9/10 S (the link still takes less than it gets) or the last
+ * cut was put off. When d falls to 3/4 T the rate settles at 92/100 of C, the level
+ * from which probing continues.
+ *
+ * Path change. A queue of ours drains once R < C; a longer path (a satellite re-route,
+ * a handover) is a step of delay that does not, with D near S. So while draining, when
+ * d stays above T, has not fallen by T/2 for PATH_WAIT (DRAIN, 500 ms, in which a queue
+ * of ours would have drained), lies within T/2 of its lowest since the cut, that lowest
+ * is at most PATH_MAX (100 ms), and D is within 1/10 of S (neither overdriven nor
+ * draining): that lowest becomes a path offset subtracted from every later d, and R
+ * goes back to the rate before the cut, but no higher than max(C, D / 0.95) ("path").
+ * The offset follows any lower d at once, so it melts away as tcpts's per-flow
+ * baselines (10 to 20 s windows) learn the new path, or as the path shortens.
  *
  * Not bloated, shaper-limited (S >= 8/10 R, or a backlog and S >= R/2) and d <= 3/4 T:
- * probe up by 1/256 per tick near the rate that last bloated (within a quarter of it),
- * rising linearly to 1/16 per tick far from it or when none did: fast to find a new
- * capacity (x3.4 per second), a small sawtooth at a steady one (about 8 %/s above it,
- * caught within a tick or two of the queue reaching T). Between 3/4 T and T: hold.
+ * probe up around the rate that last bloated, B: 1/256 per tick at B; below B rising
+ * linearly with the distance to 1/16 per tick a quarter below; above B with its square
+ * (1/256 + (1/16 - 1/256) x (dist / (1/4))^2), so the climb past a known capacity, where
+ * the queue builds, stays slow (8 %/s at B, 12 %/s 5 % above) and the sawtooth small,
+ * yet a new capacity far away is found fast (1/16 per tick: x3.4 per second) from a
+ * quarter on. With no B yet: 1/16 per tick. Between 3/4 T and T: hold, or, if d rose
+ * by T/8 or more since the tick before (one-way delay only, not draining), cut as if
+ * over T: the queue's signal lags it by a tick or more (it rides on ACKs), and the
+ * sawtooth's peak is the queue's p99 on a steady link.
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
@@ -47,6 +69,7 @@
 
 #define NS_PER_S 1000000000ull
 #define US_PER_S 1000000ull
+#define NS_PER_US 1000ull
 
 enum {
 	FRAC_SHIFT = 10, /* fractions below in 1/1024 */
@@ -57,23 +80,27 @@ enum {
 	LOAD_HIGH = 819,       /* 0.80: shaper-limited */
 	ATTRIB = 922,	       /* 0.90 */
 	LOAD_MIN = 256,	       /* 0.25 */
+	LOAD_RATIO = 4,	       /* D over 4 x the other direction's bytes: only this one loaded */
 	PROBE_SLOW_SHIFT = 8,  /* 1/256 per tick */
 	PROBE_FAST_SHIFT = 4,  /* 1/16 per tick */
-	NEAR = 256,	       /* within 1/4 of C counts as near */
+	NEAR = 256,	       /* within 1/4 of B counts as near */
 	DECAY_SHIFT = 5,       /* 1/32 of the distance per tick */
 	MIN_OWD_SAMPLES = 1,
 	DRAIN_US = 500000,
+	PATH_MAX_US = 100000,  /* a longer path adds at most this; more is a queue */
 	MTUS_IN_TARGET = 4,
 };
 
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
 static const uint64_t OWD_STALE_NS = 10 * NS_PER_S;
 static const uint64_t RTT_BASE_WINDOW_NS = 30 * NS_PER_S;
+static const uint64_t PATH_WAIT_NS = DRAIN_US * NS_PER_US;
 
 static const char *const reason_names[CAKE_AUTORATE_REASONS] = {
 	[CAKE_AUTORATE_START] = "start",   [CAKE_AUTORATE_BLOAT] = "bloat",
 	[CAKE_AUTORATE_RTT_BLOAT] = "rtt-bloat", [CAKE_AUTORATE_SETTLE] = "settle",
 	[CAKE_AUTORATE_PROBE] = "probe",   [CAKE_AUTORATE_DECAY] = "decay",
+	[CAKE_AUTORATE_PATH] = "path",
 };
 
 static const char *const action_names[CAKE_AUTORATE_ACTIONS] = {
@@ -166,7 +193,7 @@ static uint32_t rtt_base(const struct cake_autorate *a)
 
 /* The tick's rates over the last two ticks, bytes/s. */
 struct rates {
-	uint64_t sent, delivered;
+	uint64_t sent, delivered, reverse;
 };
 
 static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_autorate_input *in,
@@ -176,49 +203,73 @@ static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_au
 	struct rates r = {
 		.sent = (in->sent_bytes + a->prev_sent) * NS_PER_S / span,
 		.delivered = (in->sig.delivered_bytes + a->prev_delivered) * NS_PER_S / span,
+		.reverse = (in->sig.reverse_bytes + a->prev_reverse) * NS_PER_S / span,
 	};
 
 	a->prev_sent = in->sent_bytes;
 	a->prev_delivered = in->sig.delivered_bytes;
+	a->prev_reverse = in->sig.reverse_bytes;
 	a->prev_dt = dt;
 	return r;
 }
 
 /*
- * Whether RTT bloat shows in this direction: shaper-limited and delivering below what
- * it sends (a queue grows at its bottleneck), or loaded (S >= R/4: more than the ACKs
- * of the other direction's flows) and held below its shaper rate by the link.
+ * Whether RTT bloat shows in this direction (see the top of this file): by which
+ * direction carries the data, and whether the link holds this one below S or R.
  */
 static bool rtt_blames_me(const struct cake_autorate *a, const struct rates *r, bool limited)
 {
+	if (r->reverse && r->delivered > LOAD_RATIO * r->reverse)
+		return true; /* the other direction carries only our ACKs */
+	if (r->reverse > LOAD_RATIO * r->delivered)
+		return false; /* this one carries only the other's ACKs */
 	if (limited)
 		return r->delivered < frac(r->sent, ATTRIB);
 	return r->sent >= frac(a->rate, LOAD_MIN) && r->delivered < frac(a->rate, ATTRIB);
 }
 
-static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t)
+/*
+ * Cut already: whether the queue still grows, so that a further cut is due. It does if
+ * the delay rose by T/2 over its floor since the cut; or if it did not fall, is 2T or
+ * more (under that a loss repair's ACK gap may show as D < S), and either the link
+ * delivers below what it is sent (D < 9/10 S) or the last cut was put off.
+ * A delay flat at a new level with D near S is no growing queue (see path_changed).
+ */
+static bool still_grows(const struct cake_autorate *a, const struct rates *r, uint32_t d,
+			uint32_t t)
+{
+	if (d > a->floor_us + t / 2)
+		return true;
+	return d >= a->prev_delay_us && d >= 2 * t &&
+	       (a->restrained || r->delivered < frac(r->sent, ATTRIB));
+}
+
+static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t,
+		    uint64_t now)
 {
 	uint64_t excess = d - t, f;
 	uint64_t c = r->delivered;
-
 
 	if (!c) /* nothing delivered: no ACK came back, or the link stalls */
 		c = r->sent < a->rate ? r->sent : a->rate;
 
 	f = excess >= DRAIN_US ? 0 : FRAC_ONE - excess * FRAC_ONE / DRAIN_US;
 	f = f < CUT_MIN ? CUT_MIN : f > CUT_MAX ? CUT_MAX : f;
-	if (a->draining && (c >= a->rate || d < a->prev_delay_us))
-		return a->rate; /* below the capacity, or the queue shrinks: it drains */
+	if (a->draining && (c >= a->rate || !still_grows(a, r, d, t)))
+		return a->rate; /* below the capacity, or the queue does not grow: it drains */
 	a->capacity = c;
 	if (!a->draining)
 		a->bloat_rate = a->rate;
 	a->draining = true;
+	a->mark_ns = now;
+	a->floor_us = a->mark_us = d;
 	c = frac(c, f);
 	/*
 	 * A deep cut needs a clear signal, twice: D may be ACKs held up in the other
 	 * direction's queue, and one tick's few samples may all wait for delayed ACKs.
 	 */
-	if (c < a->rate / 2 && (d < 2 * t || a->prev_delay_us <= t))
+	a->restrained = c < a->rate / 2 && (d < 2 * t || a->prev_delay_us <= t);
+	if (a->restrained)
 		c = frac(a->rate, CUT_MAX);
 	return c < a->rate ? c : a->rate;
 }
@@ -233,8 +284,10 @@ static uint64_t probe(const struct cake_autorate *a)
 	dist = (a->rate > c ? a->rate - c : c - a->rate) * FRAC_ONE / c;
 	if (dist >= NEAR)
 		step = step_fast;
-	else
+	else if (a->rate < c)
 		step = step_slow + (step_fast - step_slow) * dist / NEAR;
+	else /* above the capacity seen: slow at first, the queue builds here */
+		step = step_slow + (step_fast - step_slow) * dist * dist / (NEAR * NEAR);
 	return a->rate + (step ? step : 1);
 }
 
@@ -248,6 +301,49 @@ static uint64_t decay(const struct cake_autorate *a)
 	return r > s ? r - step : r + step;
 }
 
+/*
+ * Cut, and the delay has not fallen by T/2 for PATH_WAIT, above the target
+ * and near its floor since the cut, the link neither overdriven nor draining (D within
+ * 1/10 of S): no queue of ours, which would have drained, but a longer path.
+ */
+static bool path_changed(const struct cake_autorate *a, const struct rates *r, uint32_t d,
+			 uint32_t t, uint64_t now)
+{
+	return a->draining && d > t && d <= a->floor_us + t / 2 && a->floor_us <= PATH_MAX_US &&
+	       now - a->mark_ns >= PATH_WAIT_NS && r->delivered >= frac(r->sent, ATTRIB) &&
+	       frac(r->delivered, ATTRIB) <= r->sent;
+}
+
+/* d over the path offset, which follows a lower d; the floor and mark while draining. */
+static uint32_t over_path(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t now)
+{
+	if (d < a->path_us)
+		a->path_us = d;
+	d -= a->path_us;
+	a->prev_delay_us = a->delay_us;
+	a->delay_us = d;
+	if (a->draining && d < a->floor_us)
+		a->floor_us = d;
+	if (a->draining && d + t / 2 < a->mark_us) { /* still falls: a queue drains */
+		a->mark_us = d;
+		a->mark_ns = now;
+	}
+	return d;
+}
+
+/* The floor becomes the path offset; the rate goes back toward the one before the cut. */
+static uint64_t new_path(struct cake_autorate *a, const struct rates *r)
+{
+	uint64_t back = r->delivered * FRAC_ONE / CUT_MAX;
+
+	a->path_us += a->floor_us;
+	a->delay_us -= a->floor_us;
+	a->draining = false;
+	back = back > a->capacity ? back : a->capacity;
+	back = back < a->bloat_rate ? back : a->bloat_rate;
+	return back > a->rate ? back : a->rate;
+}
+
 /* The rate the signals ask for; *why is the reason if it differs from the rate now. */
 static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input *in,
 		       const struct rates *r, uint64_t now, enum cake_autorate_reason *why)
@@ -255,6 +351,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 	const struct cake_signal *s = &in->sig;
 	bool limited = r->sent >= frac(a->rate, LOAD_HIGH) ||
 		       (in->backlogged && r->sent >= a->rate / 2);
+	bool from_rtt = a->delay_from_rtt;
 	uint32_t t = target_us(a), d;
 
 	if (limited)
@@ -274,8 +371,17 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 		*why = CAKE_AUTORATE_DECAY;
 		return decay(a);
 	}
-	a->prev_delay_us = a->delay_us;
-	a->delay_us = d;
+	if (from_rtt != a->delay_from_rtt)
+		a->path_us = 0; /* another baseline */
+	d = over_path(a, d, t, now);
+	if (path_changed(a, r, d, t, now)) {
+		*why = CAKE_AUTORATE_PATH;
+		a->action = CAKE_AUTORATE_HOLD_DELAY;
+		return new_path(a, r);
+	}
+	if (!a->draining && !a->delay_from_rtt && d > t - t / 4 && d <= t &&
+	    d >= a->prev_delay_us + t / 8)
+		d = t + 1; /* rising: it will be over T by the next tick */
 	if (d > t) {
 		if (a->delay_from_rtt && !rtt_blames_me(a, r, limited)) {
 			a->action = CAKE_AUTORATE_HOLD_OTHER;
@@ -283,7 +389,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 		}
 		*why = a->delay_from_rtt ? CAKE_AUTORATE_RTT_BLOAT : CAKE_AUTORATE_BLOAT;
 		a->action = CAKE_AUTORATE_HOLD_DELAY;
-		return cut(a, r, d, t);
+		return cut(a, r, d, t, now);
 	}
 	if (d > t - t / 4) {
 		a->action = CAKE_AUTORATE_HOLD_DELAY;

@@ -45,6 +45,7 @@ enum cake_autorate_reason {
 	CAKE_AUTORATE_SETTLE,	 /* the queue drained: back just below the capacity seen */
 	CAKE_AUTORATE_PROBE,	 /* shaper-limited and no bloat: up */
 	CAKE_AUTORATE_DECAY,	 /* long idle: toward the start rate */
+	CAKE_AUTORATE_PATH,	 /* cut, yet the delay stayed: a longer path, rate restored */
 	CAKE_AUTORATE_REASONS,
 };
 
@@ -82,13 +83,16 @@ struct cake_autorate {
 	struct cake_autorate_config cfg;
 	uint64_t rate;
 	uint64_t capacity;	/* delivered rate while bloated */
-	uint64_t bloat_rate;	/* the rate when bloat was last seen: probing slows near it */
+	uint64_t bloat_rate;	/* the rate when the last bloat began: probing slows near it */
+	uint64_t mark_ns;	/* the last cut, or the delay's last fall by T/2 since */
+	uint32_t mark_us, floor_us; /* the delay then, and the lowest since the cut */
+	uint32_t path_us;	/* a rise of the path's delay taken as baseline (see .c) */
 	uint64_t next_ns, last_tick_ns, last_change_ns, busy_ns, owd_seen_ns;
-	uint64_t prev_sent, prev_delivered, prev_dt; /* the tick before, for 2-tick rates */
+	uint64_t prev_sent, prev_delivered, prev_reverse, prev_dt; /* for 2-tick rates */
 	uint32_t rtt_base_cur, rtt_base_prev; /* two-window RTT minimum, us */
 	uint64_t rtt_window_ns;
 	uint32_t delay_us, prev_delay_us;
-	bool draining, delay_from_rtt;
+	bool draining, restrained, delay_from_rtt; /* restrained: a deep cut put off */
 	enum cake_autorate_reason reason;
 	enum cake_autorate_action action;
 	uint64_t changes;

@@ -19,9 +19,10 @@
  * its direction is a retransmission; its TSval is not recorded and its TSecr (an old
  * TS.Recent) not matched. A SYN answered by a SYN-ACK, or a SYN-ACK answered by the
  * ACK of its sequence, gives one more sample, unless the SYN (SYN-ACK) was repeated.
- * A flow without timestamps keeps one sequence probe instead: the end of an OUT data
- * segment and its time, sampled when an IN ACK covers it and dropped (Karn) when a
- * retransmission goes out first: about one RTT sample per RTT for local senders.
+ * A flow without timestamps takes its samples from the ring of OUT segment ends that
+ * OUT delay uses (below): an IN ACK that ends exactly at one gives now - its send time,
+ * the segment whose arrival made the peer ACK, so a delayed ACK's wait for the next
+ * segment (a packet time per flow, long at low rates) does not add to it.
  *
  * Peer clock. The peer's TSval ticks at a fixed but unknown rate. The first IN TSval of
  * a flow and its arrival time are an anchor; from 1 s on, once a second, the tick is
@@ -53,7 +54,9 @@
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
  * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by
- * the wire bytes per payload byte that OUT TCP carried.
+ * the wire bytes per payload byte that OUT TCP carried. Each direction's summary also
+ * has the other's wire bytes of every packet (IN arrived, OUT sent): which of the two
+ * carries the data, and which only its ACKs.
  */
 #include "qdisc/tcpts.h"
 
@@ -116,8 +119,7 @@ enum flow_flags {
 
 /* Second flag byte. */
 enum flow_flags2 {
-	F2_TS_SEEN = 1u << 0, /* the flow carries timestamps: no sequence probe */
-	F2_PROBE = 1u << 1,   /* probe_end valid */
+	F2_TS_SEEN = 1u << 0, /* the flow carries timestamps: no RTT from segment ends */
 };
 
 enum syn_state { SYN_NONE, SYN_OUT, SYNACK_OUT, SYN_REPEATED, SYN_DONE };
@@ -141,8 +143,6 @@ struct flow {
 	uint32_t tick_ns; /* 0 unknown, TICK_REJECTED */
 	uint32_t syn_expect;
 	uint64_t syn_ns;
-	uint32_t probe_end; /* no timestamps: an OUT segment's end, waiting for its ACK */
-	uint64_t probe_ns;
 	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay */
 	uint32_t seg_end[SEGS];
 	struct owd_base base[CAKE_TCPTS_DIRS];
@@ -155,7 +155,7 @@ struct flow {
 struct dir_acc {
 	struct cake_dhist owd;
 	uint32_t flows;
-	uint64_t bytes; /* IN: wire bytes arrived */
+	uint64_t bytes; /* wire bytes of every packet: IN arrived, OUT sent */
 };
 
 struct cake_tcpts {
@@ -547,14 +547,9 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	}
 	if (retrans) {
 		t->st.karn_skips++;
-		f->flags2 &= (uint8_t)~F2_PROBE; /* Karn: its ACK may answer either copy */
-		f->n_seg = 0;
+		f->n_seg = 0; /* Karn: an ACK may answer either copy */
 	} else if (s->has_ts) {
 		record_out_ts(f, s, now);
-	} else if (s->payload && !(f->flags2 & (F2_TS_SEEN | F2_PROBE))) {
-		f->probe_end = s->end;
-		f->probe_ns = now;
-		f->flags2 |= F2_PROBE;
 	}
 }
 
@@ -576,13 +571,14 @@ static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s
 }
 
 /*
- * OUT one-way delay: the peer stamped this ACK (its TSval) when the segment ending at
- * its ACK number arrived, the last one it covers, so the time that segment left is the
- * send time. (The TSecr names the first segment since the last ACK, up to a delayed-ACK
- * pair earlier: that would add a packet time at our rate to every sample.) Past a
- * hole the highest SACK edge names the segment instead, so losses do not starve it.
+ * The OUT segment an IN ACK answers: OUT one-way delay, or without timestamps the RTT.
+ * The peer stamped this ACK (its TSval) when the segment ending at its ACK number
+ * arrived, the last one it covers, so the time that segment left is the send time.
+ * (The TSecr names the first segment since the last ACK, up to a delayed-ACK pair
+ * earlier: that would add a packet time at our rate to every sample.) Past a hole the
+ * highest SACK edge names the segment instead, so losses do not starve it.
  */
-static void out_delay(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
+static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
 {
 	uint32_t hi = s->has_sack && after(s->sack_hi, s->ack) ? s->sack_hi : s->ack;
 	uint8_t n = 0;
@@ -594,6 +590,8 @@ static void out_delay(struct cake_tcpts *t, struct flow *f, const struct seg *s,
 	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f))
 		owd_sample(t, f, CAKE_TCPTS_OUT,
 			   peer_time(f, s->tsval) - (int64_t)(f->seg_ns[n - 1] - f->anchor_ns), now);
+	else if (f->seg_end[n - 1] == hi && !(f->flags2 & F2_TS_SEEN))
+		rtt_sample(t, f, now - f->seg_ns[n - 1]); /* no timestamps: the RTT */
 	f->n_seg -= n;
 	memmove(f->seg_ns, f->seg_ns + n, f->n_seg * sizeof(f->seg_ns[0]));
 	memmove(f->seg_end, f->seg_end + n, f->n_seg * sizeof(f->seg_end[0]));
@@ -624,16 +622,13 @@ static void packet_in(struct cake_tcpts *t, struct flow *f, const struct seg *s,
 
 	if (f->syn_state != SYN_NONE && f->syn_state != SYN_DONE)
 		syn_in(t, f, s, now);
-	if ((f->flags2 & F2_PROBE) && (s->flags & CAKE_TCP_ACK) && !after(f->probe_end, s->ack)) {
-		f->flags2 &= (uint8_t)~F2_PROBE;
-		rtt_sample(t, f, now - f->probe_ns);
-	}
 	ack_progress(t, f, s);
+	if (s->has_ts)
+		peer_clock(t, f, s->tsval, now);
+	if ((s->flags & CAKE_TCP_ACK) && !retrans)
+		answered(t, f, s, now);
 	if (!s->has_ts)
 		return;
-	peer_clock(t, f, s->tsval, now);
-	if ((s->flags & CAKE_TCP_ACK) && !retrans)
-		out_delay(t, f, s, now);
 	if (tick_known(f))
 		owd_sample(t, f, CAKE_TCPTS_IN, (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval),
 			   now);
@@ -692,8 +687,7 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	t->st.packets++;
 	if (!wire_len)
 		wire_len = len;
-	if (dir == CAKE_TCPTS_IN)
-		t->acc[CAKE_TCPTS_IN].bytes += wire_len;
+	t->acc[dir].bytes += wire_len;
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
@@ -742,6 +736,8 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		a->flows = 0;
 		a->bytes = 0;
 	}
+	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
+	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
 	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
 	t->acked_bytes = t->out_payload = t->out_wire = 0;
 	cake_dhist_reset(&t->rtt);

@@ -48,6 +48,9 @@ struct cake_signal {
 	uint64_t delivered_bytes; /* wire bytes the bottleneck delivered in this direction:
 				   * IN, bytes arriving; OUT, bytes the peer ACKed, scaled to
 				   * wire bytes by what egress TCP sent */
+	uint64_t reverse_bytes;	  /* wire bytes of every packet in the other direction
+				   * (arrived IN, sent OUT): which of the two carries
+				   * the data, and which only its ACKs */
 };
 
 /* Counters for `show` and tests. */

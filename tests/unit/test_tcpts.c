@@ -346,6 +346,9 @@ Test(tcpts, delivered_bytes)
 	cr_assert_eq(sig[CAKE_TCPTS_OUT].delivered_bytes, 22000, "%lu",
 		     (unsigned long)sig[CAKE_TCPTS_OUT].delivered_bytes);
 	cr_assert_eq(sig[CAKE_TCPTS_IN].delivered_bytes, 300);
+	/* each direction also sees the other's bytes (IN: what went OUT, ACKed or not) */
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].reverse_bytes, 300);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].reverse_bytes, 20 * 1100);
 	cake_tcpts_free(t);
 }
 
