@@ -45,10 +45,11 @@
  *               retransmission goes out: Karn).
  * Each flow keeps, per direction, a baseline: the minimum over the current and the
  * previous BASE_WINDOW (10 s), so a lower base is taken at once and a higher one (route
- * change, clock skew) after 10 to 20 s. The sample over the baseline is the queueing
- * delay that direction added. The summary reports the median of a period's IN
- * samples (data as it arrives: little noise but the peer's scheduling) and the 25th
- * percentile of its OUT samples, as a delayed-ACK timer (40 ms) adds delay to some.
+ * change, clock skew) after 10 to 20 s; the IN one starts from the anchor's delay (see
+ * seed_in_base()). The sample over the baseline is the queueing delay that direction
+ * added. The summary reports the median of a period's IN samples (data as it arrives:
+ * little noise but the peer's scheduling) and the 25th percentile of its OUT samples,
+ * as a delayed-ACK timer (40 ms) adds delay to some.
  *
  * ICMP echo. With no TCP to time (UDP or QUIC only), the owner sends sparse echo
  * requests through the tunnel; an OUT echo request is remembered (a ring of ECHOES,
@@ -453,6 +454,18 @@ static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns)
 	return tick;
 }
 
+/*
+ * The anchor is the flow's first IN delay sample (0 on its own axis), and often the one
+ * with the least queue (a SYN-ACK, or the first data before the buffer fills): without
+ * it, the baseline would start from the queue the tick estimate waited through.
+ */
+static void seed_in_base(struct flow *f)
+{
+	f->base[CAKE_TCPTS_IN] = (struct owd_base){.cur_us = 0, .prev_us = 0,
+						   .window_ns = f->anchor_ns};
+	f->flags |= F_BASE_IN;
+}
+
 /* Learns the peer's tick from an IN TSval; keeps the anchor near (int32 differences). */
 static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uint64_t now)
 {
@@ -479,10 +492,12 @@ static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uin
 	if (dts > 0)
 		f->tick_ns = fit_tick(now - f->anchor_ns, (uint32_t)dts,
 				      (uint64_t)f->rtt_max_us * NS_PER_US);
-	if (f->tick_ns)
+	if (f->tick_ns) {
 		t->st.ticks_known++;
-	else if (now - f->anchor_ns >= TICK_GIVE_UP_NS)
+		seed_in_base(f);
+	} else if (now - f->anchor_ns >= TICK_GIVE_UP_NS) {
 		f->tick_ns = TICK_REJECTED;
+	}
 }
 
 static bool tick_known(const struct flow *f)

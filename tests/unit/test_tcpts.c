@@ -324,7 +324,8 @@ static uint32_t tick_of(const struct cake_tcpts *t, uint16_t port)
  * The queue that fills after the first packet (the anchor) makes the arrivals late
  * against the peer's clock, by 60 ms a second here: a tick estimate of 1.06 ms, off a
  * relative tolerance for seconds. The flow's own RTT bounds how much of that lateness a
- * queue can explain, so the 1 ms clock is known at the first check.
+ * queue can explain, so the 1 ms clock is known at the first check, and the delay is
+ * measured from the anchor's.
  */
 Test(tcpts, peer_tick_under_a_filling_queue)
 {
@@ -335,6 +336,9 @@ Test(tcpts, peer_tick_under_a_filling_queue)
 	cr_assert_eq(tick_of(t, 50), 1000000, "tick %u", tick_of(t, 50));
 	cake_tcpts_take(t, sig);
 	cr_assert_gt(sig[CAKE_TCPTS_IN].owd_samples, 50);
+	/* over the anchor's delay, not over the queue the estimate waited through */
+	cr_assert(sig[CAKE_TCPTS_IN].qdelay_us >= 58000 && sig[CAKE_TCPTS_IN].qdelay_us <= 68000,
+		  "down %u", sig[CAKE_TCPTS_IN].qdelay_us);
 	/* no RTT samples on the flow: nothing bounds the lateness, the tick stays unknown */
 	bloating_download(t, 51, MS, 0, 1100 * MS, 60000, false);
 	cr_assert_eq(tick_of(t, 51), 0);
