@@ -24,13 +24,18 @@
  * the segment whose arrival made the peer ACK, so a delayed ACK's wait for the next
  * segment (a packet time per flow, long at low rates) does not add to it.
  *
- * Peer clock. The peer's TSval ticks at a fixed but unknown rate. The first IN TSval of
- * a flow and its arrival time are an anchor; from 1 s on, once a second, the tick is
- * (now - anchor time) / (TSval - anchor TSval) and must lie within 1/32 of a rate
- * stacks use (1 us, 1 ms, 1/300 s, 4 ms, 10 ms); it is then fixed to that value. A
- * flow without a fit after 16 s is rejected for one-way delay (RTT still counts).
- * The only divisions per packet are by constants; the tick estimate divides once a
- * second per flow while it is unknown.
+ * Peer clock. The peer's TSval ticks at a fixed but unknown rate, one that stacks use
+ * (1 us, 1 ms, 1/300 s, 4 ms, 10 ms). The first IN TSval of a flow and its arrival time
+ * are an anchor; from 1 s on, once a second, each candidate tick c predicts the arrival
+ * at anchor time + (TSval - anchor TSval) x c, and the arrival's lateness against the
+ * prediction is, for the right c, how much the queue before us grew since the anchor.
+ * A queue that fills behind slow start grows by tens of ms a second for seconds, more
+ * than a tolerance relative to the elapsed time allows; but no queue can have grown by
+ * more than the largest RTT the flow has shown. So the nearest candidate fits when the
+ * lateness is within 1/32 of the elapsed time plus that RTT, and at most a third of
+ * the next nearest candidate's (no doubt which one it is); it is then fixed. A flow
+ * without a fit after 16 s is rejected for one-way delay (RTT still counts). There is
+ * no division per packet but by constants.
  *
  * One-way delay. With t_peer(TSval) = (TSval - anchor TSval) x tick on the anchor's
  * time axis, per flow and up to a constant offset (the clocks' difference):
@@ -41,10 +46,11 @@
  *               retransmission goes out: Karn).
  * Each flow keeps, per direction, a baseline: the minimum over the current and the
  * previous BASE_WINDOW (10 s), so a lower base is taken at once and a higher one (route
- * change, clock skew) after 10 to 20 s. The sample over the baseline is the queueing
- * delay that direction added. The summary reports the median of a period's IN
- * samples (data as it arrives: little noise but the peer's scheduling) and the 25th
- * percentile of its OUT samples, as a delayed-ACK timer (40 ms) adds delay to some.
+ * change, clock skew) after 10 to 20 s; the IN one starts from the anchor's delay (see
+ * seed_in_base()). The sample over the baseline is the queueing delay that direction
+ * added. The summary reports the median of a period's IN samples (data as it arrives:
+ * little noise but the peer's scheduling) and the 25th percentile of its OUT samples,
+ * as a delayed-ACK timer (40 ms) adds delay to some.
  *
  * ICMP echo. With no TCP to time (UDP or QUIC only), the owner sends sparse echo
  * requests through the tunnel; an OUT echo request is remembered (a ring of ECHOES,
@@ -78,7 +84,8 @@ enum {
 	MIN_FLOWS = 8,
 	QUANTILE_Q256 = 64,		/* the 25th percentile */
 	MEDIAN_Q256 = 128,
-	TICK_TOL_SHIFT = 5,		/* a tick fits within 1/32 of a candidate */
+	TICK_TOL_SHIFT = 5,		/* a tick fits within 1/32 of the elapsed time ... */
+	TICK_CLEAR = 3,			/* ... and 3 times better than the next candidate */
 	MAX_ACK_STEP = 1u << 30,	/* more is a reset or garbage */
 	RATIO_SHIFT = 16,		/* wire bytes per payload byte, fixed point */
 	RATIO_MIN_PAYLOAD = 16384,	/* a period's ratio counts from this much payload */
@@ -141,6 +148,7 @@ struct flow {
 	uint64_t anchor_ns;
 	uint64_t tick_check_ns;
 	uint32_t tick_ns; /* 0 unknown, TICK_REJECTED */
+	uint32_t rtt_max_us; /* the largest RTT sample of the flow */
 	uint32_t syn_expect;
 	uint64_t syn_ns;
 	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay */
@@ -386,6 +394,8 @@ static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
 	cake_dhist_add(&t->rtt, us > UINT32_MAX ? UINT32_MAX : (uint32_t)us);
 	t->st.rtt_samples++;
 	f->flags |= F_SAMPLED;
+	if (us > f->rtt_max_us)
+		f->rtt_max_us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
 static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
@@ -414,15 +424,46 @@ static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir
 	}
 }
 
-static uint32_t snap_tick(uint64_t est_ns)
+static uint64_t distance(uint64_t a, uint64_t b)
 {
-	for (size_t i = 0; i < sizeof(tick_candidates) / sizeof(tick_candidates[0]); i++) {
-		uint64_t c = tick_candidates[i], tol = c >> TICK_TOL_SHIFT;
+	return a > b ? a - b : b - a;
+}
 
-		if (est_ns + tol >= c && est_ns <= c + tol)
-			return (uint32_t)c;
+/*
+ * The candidate tick that dts peer ticks in elapsed ns fit (see the top of this file),
+ * or 0; late_ns is how late against it the arrival may be (the flow's largest RTT).
+ */
+static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns)
+{
+	uint64_t best = UINT64_MAX, second = UINT64_MAX;
+	uint32_t tick = 0;
+
+	for (size_t i = 0; i < sizeof(tick_candidates) / sizeof(tick_candidates[0]); i++) {
+		uint64_t off = distance(elapsed, (uint64_t)dts * tick_candidates[i]);
+
+		if (off < best) {
+			second = best;
+			best = off;
+			tick = tick_candidates[i];
+		} else if (off < second) {
+			second = off;
+		}
 	}
-	return 0;
+	if (best > (elapsed >> TICK_TOL_SHIFT) + late_ns || best > second / TICK_CLEAR)
+		return 0;
+	return tick;
+}
+
+/*
+ * The anchor is the flow's first IN delay sample (0 on its own axis), and often the one
+ * with the least queue (a SYN-ACK, or the first data before the buffer fills): without
+ * it, the baseline would start from the queue the tick estimate waited through.
+ */
+static void seed_in_base(struct flow *f)
+{
+	f->base[CAKE_TCPTS_IN] = (struct owd_base){.cur_us = 0, .prev_us = 0,
+						   .window_ns = f->anchor_ns};
+	f->flags |= F_BASE_IN;
 }
 
 /* Learns the peer's tick from an IN TSval; keeps the anchor near (int32 differences). */
@@ -449,11 +490,14 @@ static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uin
 		return;
 	f->tick_check_ns = now + TICK_MIN_ELAPSED_NS;
 	if (dts > 0)
-		f->tick_ns = snap_tick((now - f->anchor_ns) / (uint64_t)dts);
-	if (f->tick_ns)
+		f->tick_ns = fit_tick(now - f->anchor_ns, (uint32_t)dts,
+				      (uint64_t)f->rtt_max_us * NS_PER_US);
+	if (f->tick_ns) {
 		t->st.ticks_known++;
-	else if (now - f->anchor_ns >= TICK_GIVE_UP_NS)
+		seed_in_base(f);
+	} else if (now - f->anchor_ns >= TICK_GIVE_UP_NS) {
 		f->tick_ns = TICK_REJECTED;
+	}
 }
 
 static bool tick_known(const struct flow *f)

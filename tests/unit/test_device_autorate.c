@@ -355,6 +355,30 @@ Test(device_autorate, ingress_instance_has_its_own_controller)
 	cr_assert_null(A.dev.tcpts, "the last controller gone, the extractor goes too");
 }
 
+/*
+ * With autorate on the ingress instance only, the egress hook still runs: the uploads'
+ * data leaving the (fixed) egress CAKE is timed against the ACKs coming back, and the
+ * peer's clock is learnt from those ACKs, as a download's own ACKs would be.
+ */
+Test(device_autorate, ingress_only_still_times_the_egress)
+{
+	struct cake_tcpts_stats ts;
+	char err[160];
+
+	up.rate = MBIT(20);
+	set_cake("bandwidth 10mbit");
+	cr_assert_eq(wg_device_set_cake(&A.dev, true, "bandwidth 20mbit autorate 2mbit 80mbit", err,
+					sizeof(err), now),
+		     0, "%s", err);
+	cr_assert_null(A.dev.egress.autorate);
+	run(1500, a_sends_tcp);
+	cake_tcpts_get_stats(A.dev.tcpts, &ts);
+	cr_assert_gt(ts.rtt_samples, 100, "%llu", (unsigned long long)ts.rtt_samples);
+	cr_assert_eq(ts.ticks_known, 1);
+	cr_assert_gt(ts.owd_samples[CAKE_TCPTS_OUT], 50, "%llu",
+		     (unsigned long long)ts.owd_samples[CAKE_TCPTS_OUT]);
+}
+
 Test(device_autorate, udp_only_load_asks_for_sparse_probes)
 {
 	up.rate = MBIT(10);

@@ -277,6 +277,78 @@ Test(tcpts, peer_tick_estimate)
 }
 
 /*
+ * A download into a bloated buffer: the peer (a Linux sender: a 1 ms clock from a random
+ * offset) sends a segment every ms from t0 to t1; each waits 1 ms plus a queue that
+ * grows by grow_us per second, as a FIFO fills behind slow start and cubic. With acks,
+ * we ACK every second segment as it arrives (our own 1 ms clock) and the peer's next
+ * segments echo the latest ACK it has had (1 ms up): the flow's RTT samples.
+ */
+static void bloating_download(struct cake_tcpts *t, uint16_t port, uint64_t tick_ns,
+			      uint64_t t0, uint64_t t1, uint64_t grow_us, bool acks)
+{
+	uint32_t seq = 1, echo = 0, offset = 0x9e3779b9u;
+	enum { ACKS = 512 }; /* our last ACKs, over more than the queue: sent when, TSvals */
+	static uint64_t ack_at[ACKS];
+	static uint32_t ack_ts[ACKS];
+	uint32_t oldest = 0;
+
+	for (uint64_t sent = t0, i = 0; sent < t1; sent += MS, i++) {
+		uint64_t at = sent + MS + (sent - t0) / 1000 * grow_us / 1000;
+
+		for (; oldest < i / 2 && ack_at[oldest % ACKS] + MS <= sent; oldest++)
+			echo = ack_ts[oldest % ACKS]; /* the peer has it */
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = port, .seq = seq,
+					   .ack = 1, .payload = 1000,
+					   .tsval = (uint32_t)(sent / tick_ns) + offset, .tsecr = echo},
+		     0, at);
+		seq += 1000;
+		if (acks && i % 2) {
+			ack_at[i / 2 % ACKS] = at;
+			ack_ts[i / 2 % ACKS] = (uint32_t)(at / MS) + 5000;
+			feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = port, .seq = 1,
+						   .ack = seq, .tsval = ack_ts[i / 2 % ACKS],
+						   .tsecr = (uint32_t)(sent / tick_ns) + offset},
+			     0, at);
+		}
+	}
+}
+
+static uint32_t tick_of(const struct cake_tcpts *t, uint16_t port)
+{
+	size_t n = build(&(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = port, .ack = 1});
+
+	return cake_tcpts_flow_tick(t, CAKE_TCPTS_IN, buf, (uint32_t)n);
+}
+
+/*
+ * The queue that fills after the first packet (the anchor) makes the arrivals late
+ * against the peer's clock, by 60 ms a second here: a tick estimate of 1.06 ms, off a
+ * relative tolerance for seconds. The flow's own RTT bounds how much of that lateness a
+ * queue can explain, so the 1 ms clock is known at the first check, and the delay is
+ * measured from the anchor's.
+ */
+Test(tcpts, peer_tick_under_a_filling_queue)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	bloating_download(t, 50, MS, 0, 1100 * MS, 60000, true);
+	cr_assert_eq(tick_of(t, 50), 1000000, "tick %u", tick_of(t, 50));
+	cake_tcpts_take(t, sig);
+	cr_assert_gt(sig[CAKE_TCPTS_IN].owd_samples, 50);
+	/* over the anchor's delay, not over the queue the estimate waited through */
+	cr_assert(sig[CAKE_TCPTS_IN].qdelay_us >= 58000 && sig[CAKE_TCPTS_IN].qdelay_us <= 68000,
+		  "down %u", sig[CAKE_TCPTS_IN].qdelay_us);
+	/* no RTT samples on the flow: nothing bounds the lateness, the tick stays unknown */
+	bloating_download(t, 51, MS, 0, 1100 * MS, 60000, false);
+	cr_assert_eq(tick_of(t, 51), 0);
+	/* a 500 Hz clock is still refused, even behind a queue that explains a lot */
+	bloating_download(t, 52, 2 * MS, 0, 17 * S, 20000, true);
+	cr_assert_eq(tick_of(t, 52), UINT32_MAX);
+	cake_tcpts_free(t);
+}
+
+/*
  * One flow, a local sender: a segment every 5 ms, the peer ACKs each at once. up_ns and
  * down_ns are the one-way delays; the peer's clock ticks in 1 ms from its own zero.
  */
