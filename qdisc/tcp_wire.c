@@ -13,8 +13,8 @@ const uint8_t *cake_tcpopt_next(struct cake_tcpopt_walk *w, uint32_t *size)
 		w->left--;
 	}
 	opt = w->p;
-	if (w->left < CAKE_TCPOLEN_MIN || opt[0] == CAKE_TCPOPT_EOL ||
-	    opt[1] < CAKE_TCPOLEN_MIN || opt[1] > w->left)
+	if (w->left < CAKE_TCPOLEN_MIN || opt[0] == CAKE_TCPOPT_EOL || opt[1] < CAKE_TCPOLEN_MIN ||
+	    opt[1] > w->left)
 		return NULL;
 	*size = opt[1];
 	w->p += *size;

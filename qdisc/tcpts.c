@@ -240,8 +240,8 @@ static void tcp_options(const uint8_t *o, uint32_t n, struct seg *s)
 			s->tsecr = cake_get_be32(opt + 6);
 			s->has_ts = true;
 		} else if (opt[0] == CAKE_TCPOPT_SACK) {
-			for (uint32_t b = CAKE_TCPOLEN_SACK_BASE; b + CAKE_TCPOLEN_SACK_BLOCK <= olen;
-			     b += CAKE_TCPOLEN_SACK_BLOCK) {
+			for (uint32_t b = CAKE_TCPOLEN_SACK_BASE;
+			     b + CAKE_TCPOLEN_SACK_BLOCK <= olen; b += CAKE_TCPOLEN_SACK_BLOCK) {
 				uint32_t right = cake_get_be32(opt + b + 4);
 
 				if (!s->has_sack || after(right, s->sack_hi))

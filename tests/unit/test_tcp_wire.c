@@ -33,8 +33,8 @@ static size_t walk(const uint8_t *src, uint32_t n, uint8_t *kinds, uint32_t *siz
 Test(tcp_wire, linux_layouts)
 {
 	/* NOP NOP TS, NOP NOP SACK with one block, MSS */
-	static const uint8_t o[] = {1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2, 1, 1, 5, 10, 0, 0,
-				    0, 3, 0, 0, 0, 4, 2, 4, 5, 180};
+	static const uint8_t o[] = {1, 1,  8, 10, 0, 0, 0, 1, 0, 0, 0, 2, 1, 1,
+				    5, 10, 0, 0,  0, 3, 0, 0, 0, 4, 2, 4, 5, 180};
 	uint8_t k[4];
 	uint32_t s[4];
 
