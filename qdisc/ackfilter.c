@@ -12,21 +12,12 @@
 
 #include "qdisc/csum.h"
 #include "qdisc/flowkey.h"
+#include "qdisc/tcp_wire.h"
 
 enum {
-	TCP_ACK_SEQ_OFFSET = 8,
-	TCP_RESERVED_OFFSET = 12, /* low nibble: reserved bits, must be clear */
-	TCP_FLAGS_OFFSET = 13,
+	TCP_RESERVED_MASK = 0x0f,   /* low nibble of the data offset byte: must be clear */
 	TCP_FLAGS_SAFE_MASK = 0x3f, /* every flag but ECE/CWR */
 	TCP_ECN_FLAGS = CAKE_TCP_ECE | CAKE_TCP_CWR,
-	TCPOPT_EOL = 0,
-	TCPOPT_NOP = 1,
-	TCPOPT_SACK = 5,
-	TCPOPT_TIMESTAMP = 8,
-	TCPOPT_MD5SIG = 19,
-	TCPOLEN_TIMESTAMP = 10,
-	TCPOLEN_SACK_BASE = 2,
-	SACK_BLOCK_BYTES = 8,
 };
 
 /* A TCP header of a parsed packet, bounds checked. */
@@ -70,47 +61,21 @@ static bool same_connection(const struct tcp_view *a, const struct tcp_view *b)
 	       !memcmp(a->addrs, b->addrs, a->alen);
 }
 
-/*
- * A walk over the options of a TCP header, as the kernel's cake_get_tcpopt and
- * cake_tcph_may_drop step through them: NOPs are skipped, and EOL, a truncated option or
- * a length that is too short or runs past the header ends it.
- */
-struct opt_walk {
-	const uint8_t *p;
-	uint32_t left;
-};
-
-static struct opt_walk options_of(const struct tcp_view *v)
+/* The options of a TCP header, walked as the kernel's cake_get_tcpopt and
+ * cake_tcph_may_drop step through them (see tcp_wire.h). */
+static struct cake_tcpopt_walk options_of(const struct tcp_view *v)
 {
-	return (struct opt_walk){v->th + CAKE_TCP_HDR_BYTES, v->hlen - CAKE_TCP_HDR_BYTES};
-}
-
-/* The next option (its kind byte; *size its total length), or NULL at the end. */
-static const uint8_t *next_option(struct opt_walk *w, uint32_t *size)
-{
-	const uint8_t *opt;
-
-	while (w->left > 0 && *w->p == TCPOPT_NOP) {
-		w->p++;
-		w->left--;
-	}
-	opt = w->p;
-	if (w->left < 2 || opt[0] == TCPOPT_EOL || opt[1] < 2 || opt[1] > w->left)
-		return NULL;
-	*size = opt[1];
-	w->p += *size;
-	w->left -= *size;
-	return opt;
+	return cake_tcpopt_walk_init(v->th + CAKE_TCP_HDR_BYTES, v->hlen - CAKE_TCP_HDR_BYTES);
 }
 
 /* The first option of kind code (pointer to its contents, *oplen its total length). */
 static const uint8_t *tcp_option(const struct tcp_view *v, uint8_t code, uint32_t *oplen)
 {
-	struct opt_walk w = options_of(v);
+	struct cake_tcpopt_walk w = options_of(v);
 	const uint8_t *opt;
 	uint32_t size;
 
-	while ((opt = next_option(&w, &size))) {
+	while ((opt = cake_tcpopt_next(&w, &size))) {
 		if (opt[0] == code) {
 			*oplen = size;
 			return opt + 2;
@@ -122,11 +87,11 @@ static const uint8_t *tcp_option(const struct tcp_view *v, uint8_t code, uint32_
 static void tcp_tstamp(const struct tcp_view *v, uint32_t *tsval, uint32_t *tsecr)
 {
 	uint32_t oplen;
-	const uint8_t *ts = tcp_option(v, TCPOPT_TIMESTAMP, &oplen);
+	const uint8_t *ts = tcp_option(v, CAKE_TCPOPT_TIMESTAMP, &oplen);
 
 	*tsval = 0;
 	*tsecr = 0;
-	if (ts && oplen == TCPOLEN_TIMESTAMP) {
+	if (ts && oplen == CAKE_TCPOLEN_TIMESTAMP) {
 		*tsval = cake_get_be32(ts);
 		*tsecr = cake_get_be32(ts + 4);
 	}
@@ -135,23 +100,23 @@ static void tcp_tstamp(const struct tcp_view *v, uint32_t *tsval, uint32_t *tsec
 /* cake_tcph_may_drop: flags exactly ACK (ECE/CWR aside) and only harmless options. */
 static bool may_drop(const struct tcp_view *v, uint32_t tsval_new, uint32_t tsecr_new)
 {
-	struct opt_walk w = options_of(v);
+	struct cake_tcpopt_walk w = options_of(v);
 	const uint8_t *opt;
 	uint32_t size;
 
-	if ((v->th[TCP_RESERVED_OFFSET] & 0x0f) ||
-	    (v->th[TCP_FLAGS_OFFSET] & TCP_FLAGS_SAFE_MASK) != CAKE_TCP_ACK)
+	if ((v->th[CAKE_TCP_DOFF_OFFSET] & TCP_RESERVED_MASK) ||
+	    (v->th[CAKE_TCP_FLAGS_OFFSET] & TCP_FLAGS_SAFE_MASK) != CAKE_TCP_ACK)
 		return false;
-	while ((opt = next_option(&w, &size))) {
-		if (opt[0] == TCPOPT_SACK) {
-			if (size % SACK_BLOCK_BYTES != TCPOLEN_SACK_BASE)
+	while ((opt = cake_tcpopt_next(&w, &size))) {
+		if (opt[0] == CAKE_TCPOPT_SACK) {
+			if (size % CAKE_TCPOLEN_SACK_BLOCK != CAKE_TCPOLEN_SACK_BASE)
 				return false;
-		} else if (opt[0] == TCPOPT_TIMESTAMP) {
-			if (size != TCPOLEN_TIMESTAMP ||
+		} else if (opt[0] == CAKE_TCPOPT_TIMESTAMP) {
+			if (size != CAKE_TCPOLEN_TIMESTAMP ||
 			    seq_after(cake_get_be32(opt + 2), tsval_new) ||
 			    seq_after(cake_get_be32(opt + 6), tsecr_new))
 				return false;
-		} else if (opt[0] != TCPOPT_MD5SIG) {
+		} else if (opt[0] != CAKE_TCPOPT_MD5SIG) {
 			return false; /* MSS, window scale, SACK-permitted, fast open, unknown */
 		}
 	}
@@ -163,10 +128,10 @@ static uint32_t sack_blocks(const struct tcp_view *v, const uint8_t **blocks)
 {
 	uint32_t oplen = 0;
 
-	*blocks = tcp_option(v, TCPOPT_SACK, &oplen);
-	if (!*blocks || oplen < TCPOLEN_SACK_BASE)
+	*blocks = tcp_option(v, CAKE_TCPOPT_SACK, &oplen);
+	if (!*blocks || oplen < CAKE_TCPOLEN_SACK_BASE)
 		return 0;
-	return (oplen - TCPOLEN_SACK_BASE) / SACK_BLOCK_BYTES;
+	return (oplen - CAKE_TCPOLEN_SACK_BASE) / CAKE_TCPOLEN_SACK_BLOCK;
 }
 
 /*
@@ -177,22 +142,22 @@ static int sack_compare(const struct tcp_view *a, const struct tcp_view *b)
 {
 	const uint8_t *sa, *sb;
 	uint32_t na = sack_blocks(a, &sa), nb = sack_blocks(b, &sb);
-	uint32_t ack_a = cake_get_be32(a->th + TCP_ACK_SEQ_OFFSET);
+	uint32_t ack_a = cake_get_be32(a->th + CAKE_TCP_ACK_OFFSET);
 	uint32_t bytes_a = 0, bytes_b = 0;
 
 	if (!na || !nb)
 		return na ? -1 : (nb ? 1 : 0);
 	for (uint32_t i = 0; i < na; i++) {
-		uint32_t start_a = cake_get_be32(sa + i * SACK_BLOCK_BYTES);
-		uint32_t end_a = cake_get_be32(sa + i * SACK_BLOCK_BYTES + 4);
+		uint32_t start_a = cake_get_be32(sa + i * CAKE_TCPOLEN_SACK_BLOCK);
+		uint32_t end_a = cake_get_be32(sa + i * CAKE_TCPOLEN_SACK_BLOCK + 4);
 		bool found = false;
 
 		if (seq_before(start_a, ack_a))
 			return -1; /* DSACK: always keep */
 		bytes_a += end_a - start_a;
 		for (uint32_t j = 0; j < nb; j++) {
-			uint32_t start_b = cake_get_be32(sb + j * SACK_BLOCK_BYTES);
-			uint32_t end_b = cake_get_be32(sb + j * SACK_BLOCK_BYTES + 4);
+			uint32_t start_b = cake_get_be32(sb + j * CAKE_TCPOLEN_SACK_BLOCK);
+			uint32_t end_b = cake_get_be32(sb + j * CAKE_TCPOLEN_SACK_BLOCK + 4);
 
 			if (i == 0)
 				bytes_b += end_b - start_b;
@@ -212,8 +177,8 @@ static int sack_compare(const struct tcp_view *a, const struct tcp_view *b)
 static bool eligible(const struct cake_pkt *p, const struct tcp_view *c, const struct tcp_view *n,
 		     uint32_t tsval, uint32_t tsecr)
 {
-	uint32_t ack_c = cake_get_be32(c->th + TCP_ACK_SEQ_OFFSET);
-	uint32_t ack_n = cake_get_be32(n->th + TCP_ACK_SEQ_OFFSET);
+	uint32_t ack_c = cake_get_be32(c->th + CAKE_TCP_ACK_OFFSET);
+	uint32_t ack_n = cake_get_be32(n->th + CAKE_TCP_ACK_OFFSET);
 	int cmp;
 
 	if (!(p->flags & CAKE_PKT_PURE_ACK) || !may_drop(c, tsval, tsecr) ||
@@ -237,7 +202,7 @@ struct cake_pkt *cake_ack_filter(struct cake_pkt *head, const struct cake_pkt *n
 	*prev = NULL;
 	if (mode == CAKE_ACK_NONE || !tcp_view(new_pkt, &n))
 		return NULL;
-	if ((n.th[TCP_FLAGS_OFFSET] & (CAKE_TCP_ACK | CAKE_TCP_SYN)) != CAKE_TCP_ACK)
+	if ((n.th[CAKE_TCP_FLAGS_OFFSET] & (CAKE_TCP_ACK | CAKE_TCP_SYN)) != CAKE_TCP_ACK)
 		return NULL;
 	tcp_tstamp(&n, &tsval, &tsecr);
 
@@ -245,7 +210,7 @@ struct cake_pkt *cake_ack_filter(struct cake_pkt *head, const struct cake_pkt *n
 		if (!tcp_view(p, &c) || !same_connection(&c, &n))
 			continue;
 		/* ECE/CWR changed since the first eligible ACK: dropping it would lose them. */
-		if (elig && (c.th[TCP_FLAGS_OFFSET] & TCP_ECN_FLAGS) != elig_flags) {
+		if (elig && (c.th[CAKE_TCP_FLAGS_OFFSET] & TCP_ECN_FLAGS) != elig_flags) {
 			elig = NULL;
 			elig_prev = NULL;
 			found--;
@@ -255,13 +220,13 @@ struct cake_pkt *cake_ack_filter(struct cake_pkt *head, const struct cake_pkt *n
 		if (!elig) {
 			elig = p;
 			elig_prev = before;
-			elig_flags = c.th[TCP_FLAGS_OFFSET] & TCP_ECN_FLAGS;
+			elig_flags = c.th[CAKE_TCP_FLAGS_OFFSET] & TCP_ECN_FLAGS;
 		}
 		if (found++ > 0)
 			goto drop;
 	}
 	if (elig && mode == CAKE_ACK_AGGRESSIVE && (elig->next == new_pkt || !elig->next) &&
-	    elig_flags == (n.th[TCP_FLAGS_OFFSET] & TCP_ECN_FLAGS))
+	    elig_flags == (n.th[CAKE_TCP_FLAGS_OFFSET] & TCP_ECN_FLAGS))
 		goto drop;
 	return NULL;
 drop:

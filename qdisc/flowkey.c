@@ -21,7 +21,6 @@ enum {
 	SCTP_HDR_BYTES = 12,
 	DCCP_HDR_BYTES = 12,
 	UDPLITE_HDR_BYTES = 8,
-	TCP_FLAGS_OFFSET = 13,
 	MAX_L4_OFFSET = 0xffff - CAKE_TCP_MAX_HDR_BYTES,
 	/* family, proto, sport, dport, src, dst */
 	FLOW_KEY_MAX_BYTES = 1 + 1 + 2 + 2 + 2 * IPV6_ADDR_BYTES,
@@ -56,13 +55,13 @@ static enum cake_flowkey_verdict l4_hdr(const uint8_t *d, uint32_t off, uint32_t
 	if (rem < need || off > MAX_L4_OFFSET)
 		return CAKE_FLOWKEY_BAD_L4;
 	if (h->proto == CAKE_IPPROTO_TCP) {
-		uint32_t doff = (uint32_t)(d[off + 12] >> 4) * 4;
+		uint32_t doff = (uint32_t)(d[off + CAKE_TCP_DOFF_OFFSET] >> 4) * 4;
 
 		if (doff < CAKE_TCP_HDR_BYTES || doff > rem)
 			return CAKE_FLOWKEY_BAD_L4;
 		h->l4_offset = (uint16_t)off;
 		h->l4_hdr_len = (uint16_t)doff;
-		h->tcp_flags = d[off + TCP_FLAGS_OFFSET];
+		h->tcp_flags = d[off + CAKE_TCP_FLAGS_OFFSET];
 	} else if (h->proto == CAKE_IPPROTO_UDP) {
 		h->l4_offset = (uint16_t)off;
 		h->l4_hdr_len = CAKE_UDP_HDR_BYTES;

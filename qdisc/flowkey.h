@@ -23,6 +23,7 @@
 
 #include "qdisc/pkt.h"
 #include "qdisc/siphash.h"
+#include "qdisc/tcp_wire.h"
 
 /* IP protocol numbers (IANA) the dissector knows. */
 enum cake_ipproto {
@@ -42,24 +43,11 @@ enum cake_ipproto {
 	CAKE_IPPROTO_UDPLITE = 136,
 };
 
+/* IPv4, IPv6 and UDP header lengths; TCP's layout is in tcp_wire.h. */
 enum cake_hdr_lengths {
 	CAKE_IPV4_HDR_BYTES = 20,
 	CAKE_IPV6_HDR_BYTES = 40,
-	CAKE_TCP_HDR_BYTES = 20,
-	CAKE_TCP_MAX_HDR_BYTES = 60,
 	CAKE_UDP_HDR_BYTES = 8,
-};
-
-/* TCP flag bits in header byte 13. */
-enum cake_tcp_flags {
-	CAKE_TCP_FIN = 0x01,
-	CAKE_TCP_SYN = 0x02,
-	CAKE_TCP_RST = 0x04,
-	CAKE_TCP_PSH = 0x08,
-	CAKE_TCP_ACK = 0x10,
-	CAKE_TCP_URG = 0x20,
-	CAKE_TCP_ECE = 0x40,
-	CAKE_TCP_CWR = 0x80,
 };
 
 enum cake_flowkey_verdict {

@@ -11,6 +11,7 @@
 
 #include "qdisc/csum.h"
 #include "qdisc/flowkey.h"
+#include "qdisc/tcp_wire.h"
 
 enum {
 	IPV4_TOS_OFFSET = 1,
@@ -25,13 +26,8 @@ enum {
 	IPV6_HOP_LIMIT_OFFSET = 7,
 	IPV6_SADDR_OFFSET = 8,
 	IPV6_ADDRS_BYTES = 32,
-	TCP_SEQ_OFFSET = 4,
-	TCP_ACK_OFFSET = 8, /* ack number and the data offset byte are compared together */
-	TCP_ACK_DOFF_BYTES = 5,
-	TCP_FLAGS_OFFSET = 13,
-	TCP_WINDOW_OFFSET = 14,
+	TCP_ACK_DOFF_BYTES = 5, /* ack number and the data offset byte, compared together */
 	TCP_WINDOW_BYTES = 2,
-	TCP_URG_PTR_OFFSET = 18, /* urgent pointer, then the options */
 	CSUM_ALL_ONES = 0xffff,
 };
 
@@ -82,7 +78,7 @@ enum cake_gro_class cake_gro_classify(const uint8_t *pkt, uint32_t len, struct c
 	seg->l4_offset = h.l4_offset;
 	seg->hdr_len = (uint16_t)(h.l4_offset + h.l4_hdr_len);
 	seg->payload_len = len - seg->hdr_len;
-	seg->seq = cake_get_be32(pkt + h.l4_offset + TCP_SEQ_OFFSET);
+	seg->seq = cake_get_be32(pkt + h.l4_offset + CAKE_TCP_SEQ_OFFSET);
 	seg->tcp_flags = flags;
 	return CAKE_GRO_CANDIDATE;
 }
@@ -153,11 +149,11 @@ static bool ip_joins(const struct cake_gro *g, const uint8_t *pkt)
 static bool tcp_joins(const struct cake_gro *g, const uint8_t *pkt)
 {
 	const uint8_t *a = pkt + g->l4_offset, *b = g->buf + g->l4_offset;
-	uint32_t tail = (uint32_t)g->hdr_len - g->l4_offset - TCP_URG_PTR_OFFSET;
+	uint32_t tail = (uint32_t)g->hdr_len - g->l4_offset - CAKE_TCP_URG_PTR_OFFSET;
 
-	return !memcmp(a + TCP_ACK_OFFSET, b + TCP_ACK_OFFSET, TCP_ACK_DOFF_BYTES) &&
-	       !memcmp(a + TCP_WINDOW_OFFSET, b + TCP_WINDOW_OFFSET, TCP_WINDOW_BYTES) &&
-	       !memcmp(a + TCP_URG_PTR_OFFSET, b + TCP_URG_PTR_OFFSET, tail);
+	return !memcmp(a + CAKE_TCP_ACK_OFFSET, b + CAKE_TCP_ACK_OFFSET, TCP_ACK_DOFF_BYTES) &&
+	       !memcmp(a + CAKE_TCP_WINDOW_OFFSET, b + CAKE_TCP_WINDOW_OFFSET, TCP_WINDOW_BYTES) &&
+	       !memcmp(a + CAKE_TCP_URG_PTR_OFFSET, b + CAKE_TCP_URG_PTR_OFFSET, tail);
 }
 
 enum cake_gro_add_result cake_gro_try_add(struct cake_gro *g, const uint8_t *pkt, uint32_t len,
@@ -180,7 +176,7 @@ enum cake_gro_add_result cake_gro_try_add(struct cake_gro *g, const uint8_t *pkt
 	g->next_seq += seg->payload_len;
 	g->segs++;
 	if (seg->tcp_flags & CAKE_TCP_PSH)
-		g->buf[g->l4_offset + TCP_FLAGS_OFFSET] |= CAKE_TCP_PSH;
+		g->buf[g->l4_offset + CAKE_TCP_FLAGS_OFFSET] |= CAKE_TCP_PSH;
 	update_closed(g, seg->tcp_flags, seg->payload_len);
 	return CAKE_GRO_MERGED;
 }

@@ -6,14 +6,12 @@
 
 #include "qdisc/csum.h"
 #include "qdisc/flowkey.h"
+#include "qdisc/tcp_wire.h"
 
 enum {
 	IPV4_TOT_LEN_OFFSET = 2,
 	IPV4_ID_OFFSET = 4,
 	IPV6_PAYLOAD_LEN_OFFSET = 4,
-	TCP_SEQ_OFFSET = 4,
-	TCP_FLAGS_OFFSET = 13,
-	TCP_CHECK_OFFSET = 16,
 	UDP_LEN_OFFSET = 4,
 	UDP_CHECK_OFFSET = 6,
 	IPV4_SADDR_OFFSET = 12,
@@ -45,7 +43,7 @@ static int check_l4(const uint8_t *data, uint32_t len, const struct cake_vnet_hd
 		    const struct cake_flowkey_hdrs *h, uint8_t gt)
 {
 	bool tcp = gt != CAKE_VNET_GSO_UDP_L4;
-	uint16_t field = tcp ? TCP_CHECK_OFFSET : UDP_CHECK_OFFSET;
+	uint16_t field = tcp ? CAKE_TCP_CHECK_OFFSET : UDP_CHECK_OFFSET;
 
 	if (h->fragment || h->ip_len != len || !h->l4_offset)
 		return -EINVAL;
@@ -173,16 +171,16 @@ static void fix_l4(uint8_t *seg, const struct cake_gso_plan *plan, uint32_t i, u
 	uint8_t *l4 = seg + plan->l4_offset;
 	uint32_t l4_len = seg_len - plan->l4_offset;
 	bool tcp = plan->type != CAKE_GSO_UDP_L4;
-	uint8_t *field = l4 + (tcp ? TCP_CHECK_OFFSET : UDP_CHECK_OFFSET);
+	uint8_t *field = l4 + (tcp ? CAKE_TCP_CHECK_OFFSET : UDP_CHECK_OFFSET);
 	uint16_t pseudo, check;
 
 	if (tcp) {
-		cake_put_be32(l4 + TCP_SEQ_OFFSET,
-			      cake_get_be32(l4 + TCP_SEQ_OFFSET) + i * plan->mss);
+		cake_put_be32(l4 + CAKE_TCP_SEQ_OFFSET,
+			      cake_get_be32(l4 + CAKE_TCP_SEQ_OFFSET) + i * plan->mss);
 		if (i > 0)
-			l4[TCP_FLAGS_OFFSET] &= (uint8_t)~CAKE_TCP_CWR;
+			l4[CAKE_TCP_FLAGS_OFFSET] &= (uint8_t)~CAKE_TCP_CWR;
 		if (i + 1 < plan->segs)
-			l4[TCP_FLAGS_OFFSET] &= (uint8_t) ~(CAKE_TCP_FIN | CAKE_TCP_PSH);
+			l4[CAKE_TCP_FLAGS_OFFSET] &= (uint8_t) ~(CAKE_TCP_FIN | CAKE_TCP_PSH);
 	} else {
 		cake_put_be16(l4 + UDP_LEN_OFFSET, (uint16_t)l4_len);
 	}

@@ -73,6 +73,7 @@
 #include "qdisc/csum.h"
 #include "qdisc/delay_hist.h"
 #include "qdisc/flowkey.h"
+#include "qdisc/tcp_wire.h"
 
 #define NS_PER_US 1000ull
 #define NS_PER_S 1000000000ull
@@ -89,19 +90,8 @@ enum {
 	MAX_ACK_STEP = 1u << 30,	/* more is a reset or garbage */
 	RATIO_SHIFT = 16,		/* wire bytes per payload byte, fixed point */
 	RATIO_MIN_PAYLOAD = 16384,	/* a period's ratio counts from this much payload */
-	TCPOPT_EOL = 0,
-	TCPOPT_NOP = 1,
-	TCPOPT_SACK = 5,
-	TCPOPT_TS = 8,
-	TCPOLEN_TS = 10,
-	TCPOLEN_SACK_BLOCK = 8,
 	TICK_REJECTED = UINT32_MAX,
 	ECHOES = 8,
-	ICMP_HDR_BYTES = 8,
-	ICMP_ECHOREPLY = 0,
-	ICMP_ECHO = 8,
-	ICMPV6_ECHO_REQUEST = 128,
-	ICMPV6_ECHO_REPLY = 129,
 };
 
 static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
@@ -235,41 +225,30 @@ void cake_tcpts_free(struct cake_tcpts *t)
 
 /*
  * The options of interest among the n option bytes at o: the timestamps (*has_ts) and
- * the highest right edge of the SACK blocks (*sack_hi, when *has_sack). Linux sends
- * NOP NOP TS first, so that is looked at before the walk. A malformed option ends it.
+ * the highest right edge of the SACK blocks (*sack_hi, when *has_sack). A malformed
+ * option ends the walk.
  */
 static void tcp_options(const uint8_t *o, uint32_t n, struct seg *s)
 {
-	uint32_t i = 0;
+	struct cake_tcpopt_walk w = cake_tcpopt_walk_init(o, n);
+	const uint8_t *opt;
+	uint32_t olen;
 
-	if (n >= 12 && o[0] == TCPOPT_NOP && o[1] == TCPOPT_NOP && o[2] == TCPOPT_TS)
-		i = 2;
-	while (i + 1 < n) {
-		uint8_t kind = o[i], olen = o[i + 1];
-
-		if (kind == TCPOPT_EOL)
-			return;
-		if (kind == TCPOPT_NOP) {
-			i++;
-			continue;
-		}
-		if (olen < 2 || olen > n - i)
-			return;
-		if (kind == TCPOPT_TS && olen == TCPOLEN_TS) {
-			s->tsval = cake_get_be32(o + i + 2);
-			s->tsecr = cake_get_be32(o + i + 6);
+	while ((opt = cake_tcpopt_next(&w, &olen))) {
+		if (opt[0] == CAKE_TCPOPT_TIMESTAMP && olen == CAKE_TCPOLEN_TIMESTAMP) {
+			s->tsval = cake_get_be32(opt + 2);
+			s->tsecr = cake_get_be32(opt + 6);
 			s->has_ts = true;
-		} else if (kind == TCPOPT_SACK) {
-			for (uint32_t b = i + 2; b + TCPOLEN_SACK_BLOCK <= i + olen;
-			     b += TCPOLEN_SACK_BLOCK) {
-				uint32_t right = cake_get_be32(o + b + 4);
+		} else if (opt[0] == CAKE_TCPOPT_SACK) {
+			for (uint32_t b = CAKE_TCPOLEN_SACK_BASE;
+			     b + CAKE_TCPOLEN_SACK_BLOCK <= olen; b += CAKE_TCPOLEN_SACK_BLOCK) {
+				uint32_t right = cake_get_be32(opt + b + 4);
 
 				if (!s->has_sack || after(right, s->sack_hi))
 					s->sack_hi = right;
 				s->has_sack = true;
 			}
 		}
-		i += olen;
 	}
 }
 
@@ -290,12 +269,12 @@ static enum seg_kind parse_icmp(const uint8_t *d, const struct cake_flowkey_hdrs
 	const uint8_t *ih = d + h->l3_len;
 
 	if (h->fragment || h->proto != (h->family == 4 ? CAKE_IPPROTO_ICMP : CAKE_IPPROTO_ICMPV6) ||
-	    (uint32_t)h->l3_len + ICMP_HDR_BYTES > h->ip_len)
+	    (uint32_t)h->l3_len + CAKE_ICMP_ECHO_HDR_BYTES > h->ip_len)
 		return SEG_OTHER;
 	addresses(d, h, s);
 	s->flags = ih[0];
-	s->sport = cake_get_be16(ih + 4);
-	s->dport = cake_get_be16(ih + 6);
+	s->sport = cake_get_be16(ih + CAKE_ICMP_ECHO_ID_OFFSET);
+	s->dport = cake_get_be16(ih + CAKE_ICMP_ECHO_SEQ_OFFSET);
 	return SEG_ICMP;
 }
 
@@ -313,8 +292,8 @@ static enum seg_kind parse(const uint8_t *d, uint32_t len, struct seg *s)
 	s->sport = h.sport;
 	s->dport = h.dport;
 	s->flags = h.tcp_flags;
-	s->seq = cake_get_be32(th + 4);
-	s->ack = cake_get_be32(th + 8);
+	s->seq = cake_get_be32(th + CAKE_TCP_SEQ_OFFSET);
+	s->ack = cake_get_be32(th + CAKE_TCP_ACK_OFFSET);
 	s->payload = h.ip_len - h.l4_offset - h.l4_hdr_len;
 	s->end = s->seq + s->payload + !!(s->flags & CAKE_TCP_SYN) + !!(s->flags & CAKE_TCP_FIN);
 	s->has_ts = s->has_sack = false;
@@ -688,7 +667,7 @@ static void icmp_echo(struct cake_tcpts *t, enum cake_tcpts_dir dir, struct seg 
 	bool v4 = s->family == 4;
 	uint64_t tag;
 
-	if (dir == CAKE_TCPTS_OUT && s->flags == (v4 ? ICMP_ECHO : ICMPV6_ECHO_REQUEST)) {
+	if (dir == CAKE_TCPTS_OUT && s->flags == (v4 ? CAKE_ICMP_ECHO : CAKE_ICMPV6_ECHO_REQUEST)) {
 		struct echo *e = NULL;
 
 		tag = flow_tag(t, dir, s);
@@ -701,7 +680,7 @@ static void icmp_echo(struct cake_tcpts *t, enum cake_tcpts_dir dir, struct seg 
 		e->ns = now;
 		return;
 	}
-	if (dir != CAKE_TCPTS_IN || s->flags != (v4 ? ICMP_ECHOREPLY : ICMPV6_ECHO_REPLY))
+	if (dir != CAKE_TCPTS_IN || s->flags != (v4 ? CAKE_ICMP_ECHOREPLY : CAKE_ICMPV6_ECHO_REPLY))
 		return;
 	/* flow_tag() names IN ports the other way round; the echo's fields are not */
 	tag = s->sport;

@@ -20,12 +20,12 @@
 
 #include "qdisc/gro.h"
 #include "qdisc/gso.h"
+#include "qdisc/tcp_wire.h"
 
 enum {
 	MAX_HELD = 2048,
 	BIG_BYTES = 65536,
 	MODE_IN_PLACE = 1,
-	TCP_CHECK_OFFSET = 16,
 };
 
 struct held {
@@ -68,7 +68,7 @@ static void check_finished(struct cake_gro *g)
 
 		if (n < 0 || (uint32_t)n != held[i].len ||
 		    !same_but_check(seg, held[i].pkt, held[i].len,
-				    (uint32_t)g->l4_offset + TCP_CHECK_OFFSET))
+				    (uint32_t)g->l4_offset + CAKE_TCP_CHECK_OFFSET))
 			__builtin_trap();
 	}
 }

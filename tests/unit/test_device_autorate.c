@@ -178,6 +178,9 @@ static void run(unsigned int ms, void (*send)(void))
 }
 
 static void io_log(void *ctx, enum wg_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void io_log(void *ctx, enum wg_log_level level, const char *fmt, va_list ap)
 {
 	int n;
 

@@ -380,7 +380,7 @@ static struct cake_link *rtt_steps(void)
 		.n = 3,
 		.steps = { { S(15), MBIT(20), 30 * MS }, { S(15), MBIT(20), 60 * MS },
 			   { S(15), MBIT(20), 40 * MS } } };
-	static const struct cake_link_trace down = { .n = 1, .steps = { { S(46), MBIT(40) } } };
+	static const struct cake_link_trace down = { .n = 1, .steps = { { S(46), MBIT(40), 0 } } };
 
 	return rtt_trace(&up, &down, 4, 0, 45, AUTORATE);
 }
@@ -552,7 +552,7 @@ Test(sim_link, bad_configurations_are_refused)
 	cr_assert_null(cake_link_new(&cfg, &err));
 	cr_assert_eq(err, -EINVAL, "min above max");
 	cfg.cake[0].autorate = false;
-	cfg.trace[0] = (struct cake_link_trace){ .n = 1, .steps = { { 0, MBIT(1) } } };
+	cfg.trace[0] = (struct cake_link_trace){ .n = 1, .steps = { { 0, MBIT(1), 0 } } };
 	cr_assert_null(cake_link_new(&cfg, &err));
 	cr_assert_eq(err, -EINVAL, "a zero-length step");
 	cfg.trace[0].n = 0;

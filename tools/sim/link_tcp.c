@@ -5,20 +5,15 @@
 #include <string.h>
 
 #include "qdisc/csum.h"
+#include "qdisc/flowkey.h"
+#include "qdisc/tcp_wire.h"
 
 #define NS_PER_MS 1000000ull
 
 enum {
-	IP_HDR = 20,
-	TCP_HDR = 20,
 	OPT_LEN = 12,	/* NOP NOP kind 10 a b */
-	MSS = LINK_TCP_INNER - IP_HDR - TCP_HDR - OPT_LEN,
-	ACK_INNER = IP_HDR + TCP_HDR + OPT_LEN,
-	PROTO_TCP = 6,
-	TCP_FLAG_ACK = 0x10,
-	OPT_NOP = 1,
-	OPT_SACK = 5,
-	OPT_TS = 8,
+	MSS = LINK_TCP_INNER - CAKE_IPV4_HDR_BYTES - CAKE_TCP_HDR_BYTES - OPT_LEN,
+	ACK_INNER = CAKE_IPV4_HDR_BYTES + CAKE_TCP_HDR_BYTES + OPT_LEN,
 	LOCAL_PORT = 40000,
 	REMOTE_PORT = 5201,
 	ISN_ACK = 5000,
@@ -58,9 +53,9 @@ static uint32_t tsval(const struct link_tcp *t, int host)
 
 static size_t put_opt(uint8_t *o, uint8_t kind, uint32_t a, uint32_t b)
 {
-	o[0] = o[1] = OPT_NOP;
+	o[0] = o[1] = CAKE_TCPOPT_NOP;
 	o[2] = kind;
-	o[3] = OPT_LEN - 2;
+	o[3] = CAKE_TCPOLEN_TIMESTAMP; /* = CAKE_TCPOLEN_SACK_BASE + one block */
 	cake_put_be32(o + 4, a);
 	cake_put_be32(o + 8, b);
 	return OPT_LEN;
@@ -69,40 +64,40 @@ static size_t put_opt(uint8_t *o, uint8_t kind, uint32_t a, uint32_t b)
 uint32_t link_tcp_bytes(struct link_tcp *t, const struct link_pkt *p, bool local_src)
 {
 	static const uint8_t local[4] = { 10, 0, 0, 1 }, remote[4] = { 10, 0, 0, 2 };
-	uint8_t *ip = t->buf, *tcp = t->buf + IP_HDR, *o = tcp + TCP_HDR;
+	uint8_t *ip = t->buf, *tcp = t->buf + CAKE_IPV4_HDR_BYTES, *o = tcp + CAKE_TCP_HDR_BYTES;
 	uint32_t isn_data = 1000u + p->flow * (uint32_t)ISN_STRIDE;
 	uint16_t lport = (uint16_t)(LOCAL_PORT + p->flow);
 	size_t on = 0, total;
 
 	if (!t->no_ts)
-		on = put_opt(o, OPT_TS, p->tsval, p->tsecr);
+		on = put_opt(o, CAKE_TCPOPT_TIMESTAMP, p->tsval, p->tsecr);
 	if (p->is_ack && p->sack_hi > p->ack)
-		on += put_opt(o + on, OPT_SACK, isn_data + (p->sack_hi - 1) * (uint32_t)MSS,
+		on += put_opt(o + on, CAKE_TCPOPT_SACK, isn_data + (p->sack_hi - 1) * (uint32_t)MSS,
 			      isn_data + p->sack_hi * (uint32_t)MSS);
-	total = IP_HDR + TCP_HDR + on + (p->is_ack ? 0 : MSS);
-	memset(ip, 0, IP_HDR);
-	memset(tcp, 0, TCP_HDR);
-	memset(o + on, 0, total - IP_HDR - TCP_HDR - on);
+	total = CAKE_IPV4_HDR_BYTES + CAKE_TCP_HDR_BYTES + on + (p->is_ack ? 0 : MSS);
+	memset(ip, 0, CAKE_IPV4_HDR_BYTES);
+	memset(tcp, 0, CAKE_TCP_HDR_BYTES);
+	memset(o + on, 0, total - CAKE_IPV4_HDR_BYTES - CAKE_TCP_HDR_BYTES - on);
 	ip[0] = 0x45;
 	cake_put_be16(ip + 2, (uint16_t)total);
 	cake_put_be16(ip + 6, 0x4000); /* DF */
 	ip[8] = 64;
-	ip[9] = PROTO_TCP;
+	ip[9] = CAKE_IPPROTO_TCP;
 	memcpy(ip + 12, local_src ? local : remote, 4);
 	memcpy(ip + 16, local_src ? remote : local, 4);
-	cake_put_be16(ip + 10, cake_csum_finish(cake_csum_partial(ip, IP_HDR, 0)));
+	cake_put_be16(ip + 10, cake_csum_finish(cake_csum_partial(ip, CAKE_IPV4_HDR_BYTES, 0)));
 	cake_put_be16(tcp, local_src ? lport : REMOTE_PORT);
 	cake_put_be16(tcp + 2, local_src ? REMOTE_PORT : lport);
 	if (p->is_ack) {
-		cake_put_be32(tcp + 4, ISN_ACK);
-		cake_put_be32(tcp + 8, isn_data + p->ack * (uint32_t)MSS);
+		cake_put_be32(tcp + CAKE_TCP_SEQ_OFFSET, ISN_ACK);
+		cake_put_be32(tcp + CAKE_TCP_ACK_OFFSET, isn_data + p->ack * (uint32_t)MSS);
 	} else {
-		cake_put_be32(tcp + 4, isn_data + p->seq * (uint32_t)MSS);
-		cake_put_be32(tcp + 8, ISN_ACK);
+		cake_put_be32(tcp + CAKE_TCP_SEQ_OFFSET, isn_data + p->seq * (uint32_t)MSS);
+		cake_put_be32(tcp + CAKE_TCP_ACK_OFFSET, ISN_ACK);
 	}
-	tcp[12] = (uint8_t)((TCP_HDR + on) / 4 << 4);
-	tcp[13] = TCP_FLAG_ACK;
-	cake_put_be16(tcp + 14, 65535);
+	tcp[CAKE_TCP_DOFF_OFFSET] = (uint8_t)((CAKE_TCP_HDR_BYTES + on) / 4 << 4);
+	tcp[CAKE_TCP_FLAGS_OFFSET] = CAKE_TCP_ACK;
+	cake_put_be16(tcp + CAKE_TCP_WINDOW_OFFSET, 65535);
 	return (uint32_t)total;
 }
 
