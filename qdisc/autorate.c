@@ -67,6 +67,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "qdisc/cake_parse.h"
+
 #define NS_PER_S 1000000000ull
 #define US_PER_S 1000000ull
 #define NS_PER_US 1000ull
@@ -196,14 +198,26 @@ struct rates {
 	uint64_t sent, delivered, reverse;
 };
 
+/*
+ * (now + prev) bytes over span ns as bytes/s. The delivered bytes are ACK progress, the
+ * peer's word, so the product is taken in 128 bits and the rate capped at the largest
+ * a shaper takes, which keeps every later product with a 1/1024 fraction below 2^64.
+ */
+static uint64_t per_second(uint64_t now, uint64_t prev, uint64_t span)
+{
+	unsigned __int128 r = ((unsigned __int128)now + prev) * NS_PER_S / span;
+
+	return r > CAKE_RATE_MAX_BYTES_PER_SEC ? CAKE_RATE_MAX_BYTES_PER_SEC : (uint64_t)r;
+}
+
 static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_autorate_input *in,
 				   uint64_t dt)
 {
 	uint64_t span = dt + a->prev_dt;
 	struct rates r = {
-		.sent = (in->sent_bytes + a->prev_sent) * NS_PER_S / span,
-		.delivered = (in->sig.delivered_bytes + a->prev_delivered) * NS_PER_S / span,
-		.reverse = (in->sig.reverse_bytes + a->prev_reverse) * NS_PER_S / span,
+		.sent = per_second(in->sent_bytes, a->prev_sent, span),
+		.delivered = per_second(in->sig.delivered_bytes, a->prev_delivered, span),
+		.reverse = per_second(in->sig.reverse_bytes, a->prev_reverse, span),
 	};
 
 	a->prev_sent = in->sent_bytes;

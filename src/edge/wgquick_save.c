@@ -119,6 +119,11 @@ static int add_quick(struct wg_quick *q, struct wg_devconf *out)
 	}
 	out->table_mode = file->table_mode;
 	out->table_id = file->table_id;
+	/* The daemon does not report it (cakewg_get): the file's setting stays. */
+	if (file->flags & WG_DEVCONF_HAS_AUTORATE_PROBE) {
+		out->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
+		out->autorate_probe = file->autorate_probe;
+	}
 	out->save_config = true;
 	ret = ret ?: copy_list(&out->pre_up, &file->pre_up);
 	ret = ret ?: copy_list(&out->post_up, &file->post_up);

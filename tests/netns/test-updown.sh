@@ -175,7 +175,8 @@ conf_a "SaveConfig = true
 MTU = 1380
 PostUp = true %i
 Cake = bandwidth 50Mbit diffserv4
-UnderlayLimit = 32kb" "198.19.0.2/32"
+UnderlayLimit = 32kb
+AutorateProbe = 198.19.0.2" "198.19.0.2/32"
 snap
 up a "$TMP/$A.conf"
 n a wg set "$A" peer "$(cat "$TMP/c.pub")" allowed-ips 198.19.9.9/32 endpoint 198.18.0.9:9
@@ -185,7 +186,7 @@ down a "$TMP/$A.conf"
 unchanged "SaveConfig down"
 for line in "Address = 198.19.0.1/24" "Address = 198.19.3.1/32" "Address = fd00:19::1/64" \
 	"MTU = 1300" "SaveConfig = true" "PostUp = true %i" "Cake = bandwidth 50Mbit diffserv4" \
-	"UnderlayLimit = 32768" \
+	"UnderlayLimit = 32768" "AutorateProbe = 198.19.0.2" \
 	"ListenPort = 10001" "PrivateKey = $(cat "$TMP/a.key")" "PublicKey = $(cat "$TMP/c.pub")" \
 	"AllowedIPs = 198.19.9.9/32" "Endpoint = 198.18.0.9:9" "PublicKey = $(cat "$TMP/b.pub")"; do
 	grep -qxF "$line" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "saved file lacks: $line"; }

@@ -188,3 +188,28 @@ Test(autorate, lone_spikes_and_gaps_do_not_cut_deep)
 	cr_assert_geq(lowest, MBIT(20) * 9 / 10, "%lu", (unsigned long)lowest);
 	cr_assert_gt(r, MBIT(40), "kept probing: %lu", (unsigned long)r);
 }
+
+/*
+ * Delivered bytes come from ACK progress, which a peer may claim at will: a count whose
+ * product with 10^9 passes 2^64 still reads as a huge rate, not as the few bytes/s that
+ * the wrapped product would give (and then a deep cut).
+ */
+Test(autorate, a_huge_delivered_count_does_not_wrap)
+{
+	struct cake_autorate a = make(1, 100, 40);
+	struct cake_autorate_input in = {
+		.sent_bytes = MBIT(40) / 20,
+		.sig = {.owd_samples = 8, .owd_flows = 2, .qdelay_us = 30000,
+			.delivered_bytes = UINT64_C(18446744074)}, /* x 10^9 wraps to ~2.9e8 */
+	};
+	struct cake_autorate_status st;
+
+	cake_autorate_tick(&a, &in, TICK);
+	cake_autorate_get(&a, &st);
+	cr_assert_geq(st.capacity, MBIT(100), "capacity %lu", (unsigned long)st.capacity);
+	cr_assert_geq(st.rate, MBIT(38), "rate %lu", (unsigned long)st.rate);
+	in.sig.delivered_bytes = UINT64_MAX; /* and at the very top */
+	cake_autorate_tick(&a, &in, 2 * TICK);
+	cake_autorate_get(&a, &st);
+	cr_assert_geq(st.rate, MBIT(36), "rate %lu", (unsigned long)st.rate);
+}

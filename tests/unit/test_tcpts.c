@@ -565,3 +565,31 @@ Test(tcpts, icmp_echo_replies_time_the_requests_v4_and_v6)
 	cr_assert_eq(stats(t).tcp_packets, 0, "and no TCP flow");
 	cake_tcpts_free(t);
 }
+
+/*
+ * ACK progress is the peer's word: 20000 ACKs that each claim almost 2^30 new bytes
+ * make acked x wire bytes pass 2^64. The delivered count is their true quotient (or
+ * saturates), never the wrapped remainder.
+ */
+Test(tcpts, a_forged_ack_flood_does_not_wrap_the_delivered_count)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+	const uint32_t step = (1u << 30) - 1, acks = 20000;
+	unsigned __int128 want;
+
+	for (uint32_t i = 0; i < 1000; i++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 31, .seq = 1 + 1448 * i,
+					   .payload = 1448, .tsval = 1},
+		     1500, i * 10000);
+	for (uint32_t i = 0; i < acks; i++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 31, .ack = 1 + i * step,
+					   .tsval = 1},
+		     100, 20 * MS + i * 1000);
+	cake_tcpts_take(t, sig);
+	want = (unsigned __int128)(acks - 1) * step * 1500 / 1448;
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].delivered_bytes,
+		     want > UINT64_MAX ? UINT64_MAX : (uint64_t)want, "%lu",
+		     (unsigned long)sig[CAKE_TCPTS_OUT].delivered_bytes);
+	cake_tcpts_free(t);
+}
