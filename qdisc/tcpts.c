@@ -220,6 +220,8 @@ void cake_tcpts_free(struct cake_tcpts *t)
 	if (!t)
 		return;
 	free(t->flows);
+	/* The flow-hash key keeps a remote sender from aiming collisions at the table. */
+	explicit_bzero(&t->key, sizeof(t->key));
 	free(t);
 }
 
