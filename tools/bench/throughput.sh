@@ -11,7 +11,10 @@
 #   tunnels 198.19.1.0/24 (cakewg, default CAKE: unlimited) and 198.19.2.0/24 (wireguard-go)
 #
 # Usage: tools/bench/throughput.sh [--rounds N] [--time SECONDS] [--streams N]
-#                                  [--keep DIR]
+#                                  [--cake OPTIONS] [--keep DIR]
+#   --cake OPTIONS: tc-cake options for the cakewg client's egress instance (default: the
+#     daemon's, unlimited), e.g. --cake "bandwidth 10gbit autorate 10gbit 10gbit" to
+#     measure what autorate's signal extractor and controller cost at full speed.
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: about rounds x 2 directions x 2 implementations x (time + 1) seconds.
 # shellcheck source=tools/bench/lib.sh
@@ -21,6 +24,7 @@ COMMAND_LINE="$0 $*"
 ROUNDS=3
 SECS=10
 STREAMS=1
+CAKE_OPTS=
 KEEP=
 
 while [ $# -gt 0 ]; do
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--rounds) ROUNDS=$2; shift ;;
 	--time) SECS=$2; shift ;;
 	--streams) STREAMS=$2; shift ;;
+	--cake) CAKE_OPTS=$2; shift ;;
 	--keep) KEEP=$2; shift ;;
 	-h | --help) usage 0 ;;
 	*) echo "throughput.sh: unknown option \`$1'" >&2; usage 2 >&2 ;;
@@ -75,6 +80,7 @@ topology direct
 tunnel cakewg
 tunnel wggo
 iperf_servers 5201
+[ -z "$CAKE_OPTS" ] || cake_set "$(tun_if cakewg c)" cake "$CAKE_OPTS"
 echo "cakewg CAKE (client): $(cake_get "$(tun_if cakewg c)" | sed -n 's/^cake_egress=//p')"
 for impl in cakewg wggo; do
 	printf 'TUN offloads (%s, client): %s\n' "${IMPL_NAMES_SH[$impl]}" "$(tun_offloads "$impl")"
