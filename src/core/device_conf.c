@@ -117,8 +117,6 @@ int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64
 		dev->listen_port = conf->listen_port;
 	if (conf->flags & WG_DEVCONF_HAS_FWMARK)
 		dev->fwmark = conf->fwmark;
-	if (conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE)
-		dev->autorate_probe = conf->autorate_probe;
 	if (conf->cake || conf->cake_ingress) {
 		char err[160];
 
@@ -140,6 +138,10 @@ int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64
 		if (ret)
 			return ret;
 	}
+	/* Last, as it cannot fail: a request that fails above leaves it as it was. The
+	 * private key, port and fwmark before it apply in order, as in wireguard-go. */
+	if (conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE)
+		dev->autorate_probe = conf->autorate_probe;
 	return 0;
 }
 

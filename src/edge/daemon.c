@@ -116,7 +116,7 @@ static void op_send_probe(void *ctx, const struct wg_ipaddr *dst)
 {
 	struct daemon *d = ctx;
 
-	wg_probe_send(&d->probe, dst);
+	wg_probe_send(&d->probe, dst, d->now_ns);
 }
 
 /* Decrypted packets are written at the end of the batch, TCP segments coalesced. */

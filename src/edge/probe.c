@@ -55,30 +55,35 @@ static int open_socket(struct wg_probe *p, int v6, bool raw)
 	return fd;
 }
 
-/* The socket for the family, opened on first use: ping socket, else raw. */
-static int socket_for(struct wg_probe *p, int v6)
+/* The socket for the family, opened on first use: ping socket, else raw. One that
+ * failed to open is tried again when p->retry says so (the cause may pass: EMFILE,
+ * ENOBUFS, the TUN not up yet), -1 until then. */
+static int socket_for(struct wg_probe *p, int v6, uint64_t now_ns)
 {
+	const char *family = v6 ? "v6" : "";
 	int fd;
 
-	if (p->fd[v6] >= 0 || p->failed[v6])
+	if (p->fd[v6] >= 0 || !wg_backoff_due(&p->retry[v6], now_ns))
 		return p->fd[v6];
 	fd = open_socket(p, v6, false);
 	p->raw[v6] = fd < 0;
 	if (fd < 0)
 		fd = open_socket(p, v6, true);
 	if (fd < 0) {
-		p->failed[v6] = true;
-		wg_log_err("autorate probes: no ICMP%s socket on %s: %s", v6 ? "v6" : "", p->ifname,
-			   strerror(-fd));
+		if (wg_backoff_failed(&p->retry[v6], now_ns))
+			wg_log_err("autorate probes: no ICMP%s socket on %s: %s", family, p->ifname,
+				   strerror(-fd));
 		return -1;
 	}
+	if (wg_backoff_succeeded(&p->retry[v6]))
+		wg_log_info("autorate probes: ICMP%s socket on %s open", family, p->ifname);
 	p->fd[v6] = fd;
 	return fd;
 }
 
-void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst)
+void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst, uint64_t now_ns)
 {
-	int v6 = dst->family == AF_INET6, fd = socket_for(p, v6);
+	int v6 = dst->family == AF_INET6, fd = socket_for(p, v6, now_ns);
 	uint8_t msg[PROBE_LEN] = {0};
 	struct sockaddr_storage ss = {0};
 	socklen_t sl;

@@ -6,7 +6,9 @@
  * socket (SOCK_DGRAM, IPPROTO_ICMP: no privilege where net.ipv4.ping_group_range allows
  * the group) is tried first, a raw one (CAP_NET_RAW) after; a raw socket is told to
  * receive nothing. Sockets open on first use; replies a ping socket keeps are dropped
- * before each send. Best effort: a failure is logged once and the probe skipped.
+ * before each send. Best effort: while no socket opens, probes are skipped and the
+ * opening retried on src/core/backoff.h's schedule (1 s doubling to 60 s); the first
+ * failure is logged as an error, the recovery as info.
  */
 #ifndef CAKEWG_SRC_EDGE_PROBE_H
 #define CAKEWG_SRC_EDGE_PROBE_H
@@ -15,18 +17,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "src/core/backoff.h"
 #include "src/core/ipaddr.h"
 
 struct wg_probe {
 	char ifname[IFNAMSIZ];
-	int fd[2];	/* IPv4, IPv6; -1 closed */
-	bool raw[2];	/* a raw socket: we write the ICMP header's identifier and sum */
-	bool failed[2]; /* could not open: logged once, not retried */
+	int fd[2];   /* IPv4, IPv6; -1 closed */
+	bool raw[2]; /* a raw socket: we write the ICMP header's identifier and sum */
+	struct wg_backoff retry[2]; /* when to try again to open one that failed */
 	uint16_t id, seq;
 };
 
 void wg_probe_init(struct wg_probe *p, const char *ifname, uint16_t id);
-void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst);
+void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst, uint64_t now_ns);
 void wg_probe_close(struct wg_probe *p);
 
 #endif

@@ -411,6 +411,23 @@ Test(device_autorate, autorate_probe_names_the_address)
 	cr_assert_eq(probe_dst.family, AF_INET6, "AutorateProbe wins over the peer's host");
 }
 
+/* A request whose CAKE part fails changes nothing it could avoid: not the probe address. */
+Test(device_autorate, failed_request_keeps_the_probe_address)
+{
+	struct wg_devconf *conf = wg_devconf_new();
+	struct wg_ipaddr was;
+
+	conf->flags = WG_DEVCONF_HAS_AUTORATE_PROBE;
+	cr_assert(wg_ipaddr_parse(&conf->autorate_probe, "10.0.0.9", 8));
+	cr_assert_eq(wg_device_apply(&A.dev, conf, now), 0);
+	was = A.dev.autorate_probe;
+	cr_assert(wg_ipaddr_parse(&conf->autorate_probe, "fd00::53", 8));
+	conf->cake = strdup("bandwidth 20mbit autorate 80mbit 2mbit");
+	cr_assert_neq(wg_device_apply(&A.dev, conf, now), 0, "autorate MIN above MAX");
+	cr_assert_eq(memcmp(&A.dev.autorate_probe, &was, sizeof(was)), 0);
+	wg_devconf_free(conf);
+}
+
 Test(device_autorate, tcp_load_needs_no_probe)
 {
 	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");
