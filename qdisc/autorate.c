@@ -54,7 +54,14 @@
  * (1/256 + (1/16 - 1/256) x (dist / (1/4))^2), so the climb past a known capacity, where
  * the queue builds, stays slow (8 %/s at B, 12 %/s 5 % above) and the sawtooth small,
  * yet a new capacity far away is found fast (1/16 per tick: x3.4 per second) from a
- * quarter on. With no B yet: 1/16 per tick. Between 3/4 T and T: hold, or, if d rose
+ * quarter on. With no B yet: 1/16 per tick. Past B by 1/64 or more with d <= T/2 and
+ * not up by T/8 since the tick before, the capacity has risen (on a steady link the
+ * queue shows at B): the step is at least 1/256 doubled every 2 such probes in a row,
+ * up to 1/16 (a rise 3 -> 12 Mbit/s on an LTE trace no longer creeps at 1/256 for a
+ * second); any other tick restarts the count. (Tried, not kept: returning fast toward
+ * the rate before a drop, remembered for 5 s, lifted the simulated Wi-Fi-like dips'
+ * goodput from 0.70 to 0.79, but a failed return's overshoot broke the Starlink and
+ * steady bounds.) Between 3/4 T and T: hold, or, if d rose
  * by T/8 or more since the tick before (one-way delay only, not draining), cut as if
  * over T: the queue's signal lags it by a tick or more (it rides on ACKs), and the
  * sawtooth's peak is the queue's p99 on a steady link.
@@ -91,6 +98,9 @@ enum {
 	DRAIN_US = 500000,
 	PATH_MAX_US = 100000,  /* a longer path adds at most this; more is a queue */
 	MTUS_IN_TARGET = 4,
+	PAST = 16,	       /* 1/64 over B: a rise, if no queue shows */
+	TICKS_PER_DOUBLING = 2,
+	RISE_STREAK_MAX = TICKS_PER_DOUBLING * (PROBE_SLOW_SHIFT - PROBE_FAST_SHIFT),
 };
 
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
@@ -288,7 +298,7 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 	return c < a->rate ? c : a->rate;
 }
 
-static uint64_t probe(const struct cake_autorate *a)
+static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t)
 {
 	uint64_t step_fast = a->rate >> PROBE_FAST_SHIFT, step_slow = a->rate >> PROBE_SLOW_SHIFT;
 	uint64_t c = a->bloat_rate, dist, step;
@@ -302,6 +312,15 @@ static uint64_t probe(const struct cake_autorate *a)
 		step = step_slow + (step_fast - step_slow) * dist / NEAR;
 	else /* above the capacity seen: slow at first, the queue builds here */
 		step = step_slow + (step_fast - step_slow) * dist * dist / (NEAR * NEAR);
+	if (a->rate > c && dist >= PAST && d <= t / 2 && d <= a->prev_delay_us + t / 8) {
+		/* past it and still no queue: the capacity rose; each such tick faster */
+		uint64_t grow = step_slow << (a->rise_streak / TICKS_PER_DOUBLING);
+
+		step = grow > step ? grow : step;
+		a->rise_streak += a->rise_streak < RISE_STREAK_MAX;
+	} else {
+		a->rise_streak = 0;
+	}
 	return a->rate + (step ? step : 1);
 }
 
@@ -420,7 +439,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 		return a->rate;
 	}
 	*why = CAKE_AUTORATE_PROBE;
-	return probe(a);
+	return probe(a, d, t);
 }
 
 uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_input *in,
@@ -437,6 +456,8 @@ uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_
 	r = two_tick_rates(a, in, dt);
 	rtt_baseline(a, &in->sig, now_ns);
 	asked = decide(a, in, &r, now_ns, &why);
+	if (why != CAKE_AUTORATE_PROBE || asked <= a->rate)
+		a->rise_streak = 0; /* the streak is of probes in a row */
 	want = asked < a->cfg.min_rate ? a->cfg.min_rate : asked;
 	if (want > a->cfg.max_rate)
 		want = a->cfg.max_rate;

@@ -92,6 +92,7 @@ struct cake_autorate {
 	uint32_t rtt_base_cur, rtt_base_prev; /* two-window RTT minimum, us */
 	uint64_t rtt_window_ns;
 	uint32_t delay_us, prev_delay_us;
+	uint32_t rise_streak;	/* probes in a row past B with no queue (see .c) */
 	bool draining, restrained, delay_from_rtt; /* restrained: a deep cut put off */
 	enum cake_autorate_reason reason;
 	enum cake_autorate_action action;

@@ -16,7 +16,7 @@
 #define S(x) ((uint64_t)((x) * 1e9))
 #define MS 1000000ull
 
-enum { MAX_STEPS = 8 };
+enum { MAX_STEPS = 12 };
 
 /* Who sets the rate of the direction under test. */
 enum who { AUTORATE, FIXED, ORACLE, UNLIMITED };
@@ -256,11 +256,26 @@ struct stepped_result {
 	double share, mean_ms, p99_ms;
 };
 
+/* Direction d's trace length (s) and mean capacity (Mbit/s). */
+static double trace_secs(const struct scenario *sc, enum cake_link_dir d, double *mean)
+{
+	double secs = 0, bits = 0;
+
+	for (int i = 0; i < sc->n[d]; i++) {
+		secs += sc->secs[d][i];
+		bits += sc->secs[d][i] * sc->mbit[d][i];
+	}
+	*mean = bits / secs;
+	return secs;
+}
+
+/* Direction d under each policy over one pass of its trace; the fixed rate its mean. */
 static void stepped(const struct scenario *sc, enum cake_link_dir d, const char *what,
 		    struct stepped_result out[4])
 {
 	static const char *const names[] = { "autorate", "fixed at the mean", "oracle",
 					     "unlimited" };
+	double mean, secs = trace_secs(sc, d, &mean);
 
 	for (int i = 0; i < 4; i++) {
 		struct scenario c = *sc;
@@ -268,14 +283,14 @@ static void stepped(const struct scenario *sc, enum cake_link_dir d, const char 
 		struct cake_link *s;
 
 		if (i == FIXED)
-			c.start[d] = 136.0 / 6; /* the trace's mean */
+			c.start[d] = mean;
 		s = sim(&c, (enum who)i);
-		run(s, 36);
-		cake_link_summarise(s, d, 0, S(36) - 1, &sum); /* at 36 s the trace repeats */
+		run(s, secs);
+		cake_link_summarise(s, d, 0, S(secs) - 1, &sum); /* then the trace repeats */
 		out[i] = (struct stepped_result){ .share = sum.goodput_share,
 						  .mean_ms = (double)sum.qdelay_mean_ns / 1e6,
 						  .p99_ms = (double)sum.qdelay_p99_ns / 1e6 };
-		printf("stepped %s, %-17s: queue mean %6.1f p50 %6.1f p99 %7.1f ms, goodput %.3f "
+		printf("%s, %-17s: queue mean %6.1f p50 %6.1f p99 %7.1f ms, goodput %.3f "
 		       "of the mean capacity\n",
 		       what, names[i], out[i].mean_ms, (double)sum.qdelay_p50_ns / 1e6,
 		       out[i].p99_ms, out[i].share);
@@ -283,11 +298,29 @@ static void stepped(const struct scenario *sc, enum cake_link_dir d, const char 
 	}
 }
 
+/* The same trace on the downlink (4 downloads), the uplink steady at 40 Mbit/s. */
+static struct scenario downloads(const struct scenario *up)
+{
+	struct scenario sc = *up;
+
+	sc.up_flows = 0;
+	sc.down_flows = 4;
+	sc.n[CAKE_LINK_DOWN] = up->n[CAKE_LINK_UP];
+	memcpy(sc.secs[CAKE_LINK_DOWN], up->secs[CAKE_LINK_UP], sizeof(sc.secs[0]));
+	memcpy(sc.mbit[CAKE_LINK_DOWN], up->mbit[CAKE_LINK_UP], sizeof(sc.mbit[0]));
+	sc.n[CAKE_LINK_UP] = 1;
+	sc.secs[CAKE_LINK_UP][0] = 1000;
+	sc.mbit[CAKE_LINK_UP][0] = 40;
+	sc.start[CAKE_LINK_UP] = 40;
+	sc.start[CAKE_LINK_DOWN] = up->start[CAKE_LINK_UP];
+	return sc;
+}
+
 Test(sim_link, stepped_trace_uploads)
 {
 	struct stepped_result r[4];
 
-	stepped(&stepped_up, CAKE_LINK_UP, "4 up  ", r);
+	stepped(&stepped_up, CAKE_LINK_UP, "stepped 4 up  ", r);
 	cr_assert_lt(r[AUTORATE].mean_ms, 15.0);
 	cr_assert_gt(r[AUTORATE].share, 0.75);
 	cr_assert_gt(r[AUTORATE].share, 0.88 * r[ORACLE].share, "near the oracle");
@@ -297,23 +330,59 @@ Test(sim_link, stepped_trace_uploads)
 
 Test(sim_link, stepped_trace_downloads)
 {
-	struct scenario sc = stepped_up;
+	struct scenario sc = downloads(&stepped_up);
 	struct stepped_result r[4];
 
-	sc.up_flows = 0;
-	sc.down_flows = 4;
-	sc.n[CAKE_LINK_DOWN] = stepped_up.n[CAKE_LINK_UP];
-	memcpy(sc.secs[CAKE_LINK_DOWN], stepped_up.secs[CAKE_LINK_UP], sizeof(sc.secs[0]));
-	memcpy(sc.mbit[CAKE_LINK_DOWN], stepped_up.mbit[CAKE_LINK_UP], sizeof(sc.mbit[0]));
-	sc.n[CAKE_LINK_UP] = 1;
-	sc.secs[CAKE_LINK_UP][0] = 37;
-	sc.mbit[CAKE_LINK_UP][0] = 40;
-	sc.start[CAKE_LINK_UP] = 40;
-	sc.start[CAKE_LINK_DOWN] = 20;
-	stepped(&sc, CAKE_LINK_DOWN, "4 down", r);
+	stepped(&sc, CAKE_LINK_DOWN, "stepped 4 down", r);
 	cr_assert_lt(r[AUTORATE].mean_ms, 20.0);
 	cr_assert_gt(r[AUTORATE].share, 0.75);
 	cr_assert_lt(r[AUTORATE].mean_ms, r[FIXED].mean_ms / 3);
+}
+
+/* LTE-like: steps of 2 to 4 s between 3 and 15 Mbit/s, frequent rises. */
+static const struct scenario lte_up = {
+	.up_flows = 4, .n = { 8, 1 }, .secs = { { 3, 2, 4, 3, 2, 3, 4, 3 }, { 1000 } },
+	.mbit = { { 15, 3, 12, 3, 15, 5, 12, 3 }, { 40 } }, .start = { 8, 40 } };
+
+/* Wi-Fi-like: 30 Mbit/s with 5 dips of 0.3 to 1.5 s to 5 to 10 Mbit/s. */
+static const struct scenario wifi_up = {
+	.up_flows = 4, .n = { 11, 1 },
+	.secs = { { 4, 0.3, 3, 1.5, 4, 0.8, 3, 1.0, 4, 0.5, 3 }, { 1000 } },
+	.mbit = { { 30, 5, 30, 10, 30, 7, 30, 5, 30, 8, 30 }, { 40 } }, .start = { 20, 40 } };
+
+/*
+ * The uploads (up), or the same trace as downloads: autorate's goodput share over
+ * share, and its queue's p99 far below unlimited's.
+ */
+static void frequent_rises(const struct scenario *up, enum cake_link_dir d, const char *what,
+			   double share)
+{
+	struct scenario sc = d == CAKE_LINK_UP ? *up : downloads(up);
+	struct stepped_result r[4];
+
+	stepped(&sc, d, what, r);
+	cr_assert_gt(r[AUTORATE].share, share);
+	cr_assert_lt(r[AUTORATE].p99_ms, r[UNLIMITED].p99_ms / 4);
+}
+
+Test(sim_link, lte_trace_uploads)
+{
+	frequent_rises(&lte_up, CAKE_LINK_UP, "lte 4 up      ", 0.65);
+}
+
+Test(sim_link, lte_trace_downloads)
+{
+	frequent_rises(&lte_up, CAKE_LINK_DOWN, "lte 4 down    ", 0.72);
+}
+
+Test(sim_link, wifi_trace_uploads)
+{
+	frequent_rises(&wifi_up, CAKE_LINK_UP, "wifi 4 up     ", 0.69);
+}
+
+Test(sim_link, wifi_trace_downloads)
+{
+	frequent_rises(&wifi_up, CAKE_LINK_DOWN, "wifi 4 down   ", 0.69);
 }
 
 /*
