@@ -369,6 +369,16 @@ int cake_parse_time(const char *word, uint32_t *us)
 	return 0;
 }
 
+int cake_parse_time_ns(const char *word, uint64_t *ns)
+{
+	uint32_t us;
+	int ret = cake_parse_time(word, &us);
+
+	if (!ret)
+		*ns = (uint64_t)us * 1000u;
+	return ret;
+}
+
 /* Sizes as iproute2's get_size64(): k/m/g are binary, the "bit" units divide by 8. */
 static const struct {
 	const char *name;

@@ -90,6 +90,8 @@ void cake_options_merge_at(struct cake_options *cur, const struct cake_options *
  */
 int cake_parse_rate(const char *word, uint64_t *bytes_per_sec) __attribute__((warn_unused_result));
 int cake_parse_time(const char *word, uint32_t *us) __attribute__((warn_unused_result));
+/* The same time in nanoseconds. */
+int cake_parse_time_ns(const char *word, uint64_t *ns) __attribute__((warn_unused_result));
 int cake_parse_size(const char *word, uint64_t *bytes) __attribute__((warn_unused_result));
 
 #endif

@@ -134,6 +134,13 @@ Test(cake_parse, time_units)
 		cr_assert_eq(cake_parse_time(t[i].word, &us), 0, "%s", t[i].word);
 		cr_expect_eq(us, t[i].us, "%s -> %u", t[i].word, us);
 	}
+	for (i = 0; i < N_ELEMS(t); i++) {
+		uint64_t ns = 0;
+
+		cr_assert_eq(cake_parse_time_ns(t[i].word, &ns), 0, "%s", t[i].word);
+		cr_expect_eq(ns, (uint64_t)t[i].us * 1000, "%s -> %lu", t[i].word,
+			     (unsigned long)ns);
+	}
 }
 
 Test(cake_parse, time_errors)
@@ -152,6 +159,12 @@ Test(cake_parse, time_errors)
 
 		cr_expect_eq(cake_parse_time(t[i].word, &us), t[i].ret, "%s", t[i].word);
 		cr_expect_eq(us, 77);
+	}
+	for (i = 0; i < N_ELEMS(t); i++) {
+		uint64_t ns = 77;
+
+		cr_expect_eq(cake_parse_time_ns(t[i].word, &ns), t[i].ret, "%s", t[i].word);
+		cr_expect_eq(ns, 77);
 	}
 }
 

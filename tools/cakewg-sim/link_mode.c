@@ -18,7 +18,6 @@ enum {
 	OPTS_BYTES = 1024,
 };
 
-#define NS_PER_US 1000ull
 #define SETTLE_LO 0.8
 #define SETTLE_HI 1.1
 
@@ -85,11 +84,8 @@ static int set_trace(struct link_mode *m, bool down, bool file, const char *v)
 
 static int set_time(const char *what, const char *v, uint64_t *ns)
 {
-	uint32_t us;
-
-	if (cake_parse_time(v, &us) || !us)
+	if (cake_parse_time_ns(v, ns) || !*ns)
 		return bad(what, v);
-	*ns = us * NS_PER_US;
 	return 0;
 }
 

@@ -148,11 +148,8 @@ static int add_flow(struct tool *t, const char *spec)
 
 static int parse_time_ns(const char *what, const char *v, uint64_t *ns)
 {
-	uint32_t us;
-
-	if (cake_parse_time(v, &us))
+	if (cake_parse_time_ns(v, ns))
 		return bad(what, v);
-	*ns = (uint64_t)us * NS_PER_US;
 	return 0;
 }
 

@@ -18,7 +18,6 @@ enum {
 	SPEC_BYTES = 512,
 	MAX_COUNT = CAKE_SIM_MAX_FLOWS,
 	DSCP_MAX = 63,
-	NS_PER_US = 1000,
 };
 
 /* Per-hop behaviour names (RFC 2474, 2597, 3246, 5865, 8622). */
@@ -105,12 +104,7 @@ static int parse_dscp(const char *v, uint8_t *out)
 
 static int parse_ns(const char *v, uint64_t *ns)
 {
-	uint32_t us;
-
-	if (cake_parse_time(v, &us))
-		return -EINVAL;
-	*ns = (uint64_t)us * NS_PER_US;
-	return 0;
+	return cake_parse_time_ns(v, ns) ? -EINVAL : 0;
 }
 
 static int parse_bool(const char *v, bool *out)

@@ -8,19 +8,13 @@
 #include <string.h>
 
 #define NS_PER_S 1000000000ull
-#define NS_PER_US 1000ull
 
 enum { WORD_BYTES = 64, MAX_WORDS = 3 };
 
 /* A time in tc's units (500ms; a bare number is microseconds), not zero. */
 static int parse_tc_time(const char *w, uint64_t *ns)
 {
-	uint32_t us;
-
-	if (cake_parse_time(w, &us) || !us)
-		return -EINVAL;
-	*ns = (uint64_t)us * NS_PER_US;
-	return 0;
+	return cake_parse_time_ns(w, ns) || !*ns ? -EINVAL : 0;
 }
 
 /* A duration: a bare decimal number of seconds, or a time in tc's units (6s, 500ms). */
