@@ -74,6 +74,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "qdisc/cake_compiler.h"
 #include "qdisc/cake_parse.h"
 
 #define NS_PER_S 1000000000ull
@@ -215,9 +216,10 @@ struct rates {
  */
 static uint64_t per_second(uint64_t now, uint64_t prev, uint64_t span)
 {
-	unsigned __int128 r = ((unsigned __int128)now + prev) * NS_PER_S / span;
+	uint64_t sum = now + prev < now ? UINT64_MAX : now + prev;
+	uint64_t r = cake_mul_div_sat(sum, NS_PER_S, span);
 
-	return r > CAKE_RATE_MAX_BYTES_PER_SEC ? CAKE_RATE_MAX_BYTES_PER_SEC : (uint64_t)r;
+	return r > CAKE_RATE_MAX_BYTES_PER_SEC ? CAKE_RATE_MAX_BYTES_PER_SEC : r;
 }
 
 static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_autorate_input *in,

@@ -136,10 +136,8 @@ static uint64_t memory_limit(const struct cake *q)
 	if (q->cfg.memlimit_bytes) {
 		limit = q->cfg.memlimit_bytes;
 	} else if (q->cfg.rate_bytes_per_sec) {
-		unsigned __int128 t = (unsigned __int128)q->cfg.rate_bytes_per_sec * q->cfg.rtt_us;
-
-		t /= CAKE_NS_PER_SEC / CAKE_NS_PER_US / CAKE_MEMLIMIT_INTERVALS;
-		limit = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+		limit = cake_mul_div_sat(q->cfg.rate_bytes_per_sec, q->cfg.rtt_us,
+					 CAKE_NS_PER_SEC / CAKE_NS_PER_US / CAKE_MEMLIMIT_INTERVALS);
 		if (limit < CAKE_MEMLIMIT_MIN_BYTES)
 			limit = CAKE_MEMLIMIT_MIN_BYTES;
 	} else {
@@ -632,7 +630,7 @@ static void autorate_sample(struct cake *q, uint64_t now_ns)
 	window = now_ns - q->avg_window_begin;
 	if (!window)
 		return;
-	bw = (uint64_t)(((unsigned __int128)q->avg_window_bytes * CAKE_NS_PER_SEC) / window);
+	bw = cake_mul_div_sat(q->avg_window_bytes, CAKE_NS_PER_SEC, window);
 	q->avg_peak_bandwidth =
 		ewma(q->avg_peak_bandwidth, bw,
 		     bw > q->avg_peak_bandwidth ? EWMA_FAST_SHIFT : EWMA_SLOW_SHIFT);

@@ -14,4 +14,14 @@
 #define cake_likely(x)	 __builtin_expect(!!(x), 1)
 #define cake_unlikely(x) __builtin_expect(!!(x), 0)
 
+#include <stdint.h>
+
+/* a * b / c without the product wrapping, saturated at UINT64_MAX; c must not be 0. */
+static inline uint64_t cake_mul_div_sat(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 r = (unsigned __int128)a * b / c;
+
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
 #endif

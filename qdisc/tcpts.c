@@ -71,6 +71,7 @@
 #include <string.h>
 
 #include "qdisc/csum.h"
+#include "qdisc/cake_compiler.h"
 #include "qdisc/delay_hist.h"
 #include "qdisc/flowkey.h"
 #include "qdisc/tcp_wire.h"
@@ -734,23 +735,17 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 		packet_in(t, f, &s, now_ns);
 }
 
-/* a x b / c, saturated: ACK progress is the peer's word, each ACK up to MAX_ACK_STEP. */
-static uint64_t mul_div_sat(uint64_t a, uint64_t b, uint64_t c)
-{
-	unsigned __int128 r = (unsigned __int128)a * b / c;
-
-	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
-}
 
 void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIRS])
 {
 	uint32_t rtt_min = t->rtt.count ? t->rtt.min_us : 0;
 	uint32_t rtt_p50 = cake_dhist_quantile(&t->rtt, MEDIAN_Q256);
-	uint64_t acked_wire = mul_div_sat(t->acked_bytes, t->ratio, 1ull << RATIO_SHIFT);
+	/* Saturated: ACK progress is the peer's word, each ACK up to MAX_ACK_STEP. */
+	uint64_t acked_wire = cake_mul_div_sat(t->acked_bytes, t->ratio, 1ull << RATIO_SHIFT);
 
 	if (t->out_payload >= RATIO_MIN_PAYLOAD) {
 		t->ratio = (t->out_wire << RATIO_SHIFT) / t->out_payload;
-		acked_wire = mul_div_sat(t->acked_bytes, t->out_wire, t->out_payload);
+		acked_wire = cake_mul_div_sat(t->acked_bytes, t->out_wire, t->out_payload);
 	}
 	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
 		struct dir_acc *a = &t->acc[d];
