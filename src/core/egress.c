@@ -226,7 +226,7 @@ void wg_egress_enqueue(struct wg_egress *eg, struct wg_pkt *pkt, uint64_t now_ns
 		cp->dst_hash = peer->host_hash;
 	}
 	if (eg->ingress)
-		cp->wire_len = pkt->msg_len + wg_outer_hdr_len(pkt->src.remote.addr.sa_family);
+		cp->wire_len = wg_pkt_rx_wire_len(pkt);
 	else if (pkt->gso.segs > 1)
 		cp->wire_len = gso_wire_len(peer, &pkt->gso, eg->dev->mtu);
 	else

@@ -93,6 +93,12 @@ static inline uint32_t wg_outer_hdr_len(sa_family_t family)
 	       CAKE_UDP_HDR_BYTES;
 }
 
+/* A received packet's size on the underlay: its datagram and the outer headers. */
+static inline uint32_t wg_pkt_rx_wire_len(const struct wg_pkt *pkt)
+{
+	return pkt->msg_len + wg_outer_hdr_len(pkt->src.remote.addr.sa_family);
+}
+
 /* A singly linked FIFO of packets through cp.next. */
 struct wg_pkt_list {
 	struct wg_pkt *head, *tail;
