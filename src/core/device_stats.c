@@ -139,6 +139,12 @@ int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_
 	wg_counters_write(out, WG_COUNTER_SCOPE_DEVICE, c.has, c.v);
 	if (ext && ext->has_underlay_limit)
 		put_underlay_limit(out, ext);
+	if (dev->autorate_probe.family) {
+		char addr[WG_IPADDR_STRLEN];
+
+		wg_ipaddr_format(addr, &dev->autorate_probe);
+		wg_devconf_buf_printf(out, "autorate_probe=%s\n", addr);
+	}
 	ret = put_cake(out, "cake_egress", &dev->egress, &st);
 	if (!ret && dev->ingress) {
 		cake_get_stats(dev->ingress->q, &st);

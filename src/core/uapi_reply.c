@@ -252,6 +252,10 @@ static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_
 		if (wg_devconf_parse_underlay_limit(&cake->underlay_limit_setting, v, n))
 			return -EPROTO;
 		cake->has_underlay_limit_setting = true;
+	} else if (is("autorate_probe", key, klen)) {
+		if (!wg_ipaddr_parse(&cake->autorate_probe, v, n))
+			return -EPROTO;
+		cake->has_autorate_probe = true;
 	} else {
 		return 1;
 	}

@@ -76,6 +76,9 @@ struct wg_uapi_reply_cake {
 	uint64_t underlay_drain_rate;
 	/* WG_DEVCONF_UNDERLAY_LIMIT_AUTO, _OFF or bytes */
 	uint32_t underlay_limit_setting;
+	/* autorate_probe=: the AutorateProbe setting, when the daemon has one */
+	bool has_autorate_probe;
+	struct wg_ipaddr autorate_probe;
 	struct wg_device_counters counters; /* the rows of WG_DEVICE_COUNTERS it carried */
 	struct wg_uapi_reply_cake_peer *peers; /* in reply order, one per public_key line */
 	size_t n_peers, cap_peers;

@@ -81,7 +81,12 @@ static int add_cake(struct wg_quick *q, struct wg_devconf *out)
 	const char *egress = q->conf->cake, *ingress = q->conf->cake_ingress;
 	int ret;
 
-	/* The limit as running (a `cakewg set` since `up` wins), else as in the file. */
+	/* The limit and the probe as running (a `cakewg set` since `up` wins), else as in
+	 * the file. */
+	if (q->conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE) {
+		out->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
+		out->autorate_probe = q->conf->autorate_probe;
+	}
 	if (q->conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT) {
 		out->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
 		out->underlay_limit = q->conf->underlay_limit;
@@ -94,6 +99,12 @@ static int add_cake(struct wg_quick *q, struct wg_devconf *out)
 		     (out->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT))) {
 			out->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
 			out->underlay_limit = live.underlay_limit_setting;
+		}
+		/* cakewg reports a probe it has; none reported is none set. */
+		out->flags &= ~(uint32_t)WG_DEVCONF_HAS_AUTORATE_PROBE;
+		if (live.has_autorate_probe) {
+			out->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
+			out->autorate_probe = live.autorate_probe;
 		}
 	}
 	ret = copy_string(&out->cake, egress);
@@ -119,11 +130,6 @@ static int add_quick(struct wg_quick *q, struct wg_devconf *out)
 	}
 	out->table_mode = file->table_mode;
 	out->table_id = file->table_id;
-	/* The daemon does not report it (cakewg_get): the file's setting stays. */
-	if (file->flags & WG_DEVCONF_HAS_AUTORATE_PROBE) {
-		out->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
-		out->autorate_probe = file->autorate_probe;
-	}
 	out->save_config = true;
 	ret = ret ?: copy_list(&out->pre_up, &file->pre_up);
 	ret = ret ?: copy_list(&out->post_up, &file->post_up);

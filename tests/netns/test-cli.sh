@@ -309,6 +309,12 @@ cw a set "${P}wa" underlay-limit auto
 cw a show "${P}wa" | grep -qE "^  underlay limit: [0-9.]+ (B|KiB) \(learnt" || die "limit not learnt again"
 underlay_json a "${P}wa" auto -
 cw a showconf "${P}wa" | grep -q "^UnderlayLimit" && die "showconf names auto"
+# AutorateProbe comes back from the daemon, so showconf keeps it; off removes it.
+cw a showconf "${P}wa" | grep -q "^AutorateProbe" && die "showconf names an unset probe"
+cw a set "${P}wa" autorate-probe 198.19.0.2
+cw a showconf "${P}wa" | grep -qx "AutorateProbe = 198.19.0.2" || die "showconf lacks AutorateProbe"
+cw a set "${P}wa" autorate-probe off
+cw a showconf "${P}wa" | grep -q "^AutorateProbe" && die "showconf keeps a probe set off"
 ping_ok a 198.19.0.2 || die "the tunnel broke after the underlay changes"
 
 log "== bad input: one line, exit 1, nothing changes"

@@ -428,6 +428,24 @@ Test(device_autorate, failed_request_keeps_the_probe_address)
 	wg_devconf_free(conf);
 }
 
+/* The setting goes back out in cakewg_get=1, so showconf and SaveConfig keep it. */
+Test(device_autorate, the_cakewg_get_reply_carries_the_probe_address)
+{
+	struct wg_devconf *conf = wg_devconf_new();
+	struct wg_devconf_buf out = {0};
+
+	cr_assert_eq(wg_device_ext_get_write(&A.dev, NULL, &out), 0);
+	cr_assert_null(strstr(out.data, "autorate_probe="), "%s", out.data);
+	wg_devconf_buf_wipe(&out);
+	conf->flags = WG_DEVCONF_HAS_AUTORATE_PROBE;
+	cr_assert(wg_ipaddr_parse(&conf->autorate_probe, "fd00::53", 8));
+	cr_assert_eq(wg_device_apply(&A.dev, conf, now), 0);
+	cr_assert_eq(wg_device_ext_get_write(&A.dev, NULL, &out), 0);
+	cr_assert(strstr(out.data, "\nautorate_probe=fd00::53\n"), "%s", out.data);
+	wg_devconf_buf_wipe(&out);
+	wg_devconf_free(conf);
+}
+
 Test(device_autorate, tcp_load_needs_no_probe)
 {
 	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");

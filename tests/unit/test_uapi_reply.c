@@ -487,6 +487,31 @@ Test(uapi_reply, cake_underlay_limit_keys)
 	wg_uapi_reply_cake_free(&r);
 }
 
+/* autorate_probe=: an address, v4 or v6; anything else refuses the reply. */
+Test(uapi_reply, cake_autorate_probe_key)
+{
+	struct wg_uapi_reply_cake r;
+	struct wg_ipaddr want;
+
+	cake_ok("autorate_probe=10.0.0.9\nerrno=0\n\n", &r);
+	cr_assert(r.has_autorate_probe);
+	cr_assert(wg_ipaddr_parse(&want, "10.0.0.9", 8));
+	cr_assert_eq(memcmp(&r.autorate_probe, &want, sizeof(want)), 0);
+	wg_uapi_reply_cake_free(&r);
+	cake_ok("autorate_probe=fd00::53\nerrno=0\n\n", &r);
+	cr_assert(r.has_autorate_probe);
+	cr_assert_eq(r.autorate_probe.family, AF_INET6);
+	wg_uapi_reply_cake_free(&r);
+	cake_ok("errno=0\n\n", &r);
+	cr_assert_not(r.has_autorate_probe);
+	wg_uapi_reply_cake_free(&r);
+	{
+		static const char bad[] = "autorate_probe=10.0.0\nerrno=0\n\n";
+
+		cr_assert_eq(wg_uapi_reply_cake_parse(bad, strlen(bad), &r), -EPROTO);
+	}
+}
+
 Test(uapi_reply, cake_refusals)
 {
 	static const struct {

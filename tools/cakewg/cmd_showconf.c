@@ -3,7 +3,8 @@
  * cakewg showconf <interface>: the interface's configuration as a wg(8) file, in the
  * order wireguard-tools' showconf.c writes it, plus cakewg's `Cake =` and
  * `CakeIngress =` in [Interface] when the daemon reports CAKE options, and
- * `UnderlayLimit =` when its setting is not the default (auto). `wg setconf` takes the
+ * `UnderlayLimit =` when its setting is not the default (auto), and `AutorateProbe =`
+ * when one is set. `wg setconf` takes the
  * output back once those cakewg-only lines are stripped.
  *
  * The text is the key table's file writer's (wg_wgconf_write, WG_WGCONF_SHOWCONF): the
@@ -18,7 +19,7 @@
 #include "tools/cakewg/commands.h"
 #include "tools/cakewg/show_device.h"
 
-/* The CAKE options and the underlay limit's setting, as the daemon runs them. */
+/* The CAKE options, the underlay limit's setting and the probe, as the daemon runs them. */
 static int add_cake(struct wg_devconf *conf, const struct wg_uapi_reply_cake *cake)
 {
 	const char *egress = cake->egress.options, *ingress = cake->ingress.options;
@@ -32,6 +33,10 @@ static int add_cake(struct wg_devconf *conf, const struct wg_uapi_reply_cake *ca
 	    cake->underlay_limit_setting != WG_DEVCONF_UNDERLAY_LIMIT_AUTO) {
 		conf->underlay_limit = cake->underlay_limit_setting;
 		conf->flags |= WG_DEVCONF_HAS_UNDERLAY_LIMIT;
+	}
+	if (cake->has_autorate_probe) {
+		conf->autorate_probe = cake->autorate_probe;
+		conf->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
 	}
 	return ret;
 }
