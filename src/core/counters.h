@@ -101,6 +101,7 @@
 	WG_COUNTER_HIDDEN(X, RX_ECN_DROPS, "rx_ecn_drops", PACKETS)                                \
 	WG_COUNTER_HIDDEN(X, TX_NO_PEER, "tx_no_peer", PACKETS)                                    \
 	WG_COUNTER_HIDDEN(X, TX_NO_ENDPOINT, "tx_no_endpoint", PACKETS)                            \
+	WG_COUNTER_HIDDEN(X, TX_ROUTING_LOOP, "tx_routing_loop", PACKETS)                          \
 	WG_COUNTER_HIDDEN(X, TX_BAD_PACKET, "tx_bad_packet", PACKETS)                              \
 	WG_COUNTER_HIDDEN(X, TX_NOMEM, "tx_nomem", PACKETS)                                        \
 	WG_COUNTER_HIDDEN(X, COOKIE_REPLIES_SENT, "cookie_replies_sent", PACKETS)

@@ -78,6 +78,7 @@ struct wg_device_stats {
 	uint64_t rx_bad_source;	     /* inner source outside the peer's allowed IPs */
 	uint64_t rx_bad_inner;	     /* inner packet not IPv4/IPv6 or truncated */
 	uint64_t rx_ecn_drops;	     /* outer CE over a not-ECT inner packet (RFC 6040) */
+	uint64_t tx_routing_loop;    /* our own datagram came back through the tunnel */
 	uint64_t tx_no_peer;	     /* no allowed IP covers the destination */
 	uint64_t tx_no_endpoint;     /* the peer has no endpoint yet */
 	uint64_t tx_bad_packet;	     /* not an IP packet, or larger than the MTU */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "src/core/loop_guard.h"
 
 static struct wg_peer *route(struct wg_device *dev, const struct wg_pkt *pkt)
 {
@@ -119,6 +120,11 @@ void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 	}
 	if (!wg_endpoint_is_set(&peer->endpoint)) {
 		dev->stats.tx_no_endpoint++;
+		wg_device_pkt_put(dev, pkt);
+		return;
+	}
+	if (wg_loop_is_own_datagram(pkt->cp.data, pkt->cp.len, dev->listen_port, &peer->endpoint)) {
+		dev->stats.tx_routing_loop++;
 		wg_device_pkt_put(dev, pkt);
 		return;
 	}
