@@ -127,7 +127,8 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_SET | WG_CONF_ARG, "%e"})},
 	{.file = "CakeIngress",
 	 .uapi = "cake_ingress",
-	 .arg = "ingress",
+	 .arg = "cake-ingress",
+	 .arg_alias = "ingress",
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE | WG_CONF_SET | WG_CONF_ARG,
 	 .out = WG_CONF_FILE | WG_CONF_SET,
@@ -386,6 +387,13 @@ const char *wg_conf_key_name(const struct wg_conf_key *key, enum wg_conf_surface
 	return key->uapi;
 }
 
+static bool name_is(const char *kn, enum wg_conf_surface s, const char *name, size_t len)
+{
+	if (!kn || strlen(kn) != len)
+		return false;
+	return s == WG_CONF_FILE ? !strncasecmp(kn, name, len) : !memcmp(kn, name, len);
+}
+
 static bool in_section(const struct wg_conf_key *k, enum wg_conf_surface s,
 		       enum wg_conf_section sec)
 {
@@ -401,12 +409,11 @@ const struct wg_conf_key *wg_conf_key_find(enum wg_conf_surface s, enum wg_conf_
 {
 	for (size_t i = 0; i < wg_conf_n_keys; i++) {
 		const struct wg_conf_key *k = &wg_conf_keys[i];
-		const char *kn = wg_conf_key_name(k, s);
 
-		if (!(k->in & s) || (k->flags & skip) || !kn || strlen(kn) != len ||
-		    !in_section(k, s, sec))
+		if (!(k->in & s) || (k->flags & skip) || !in_section(k, s, sec))
 			continue;
-		if (s == WG_CONF_FILE ? !strncasecmp(kn, name, len) : !memcmp(kn, name, len))
+		if (name_is(wg_conf_key_name(k, s), s, name, len) ||
+		    (s == WG_CONF_ARG && name_is(k->arg_alias, s, name, len)))
 			return k;
 	}
 	return NULL;
@@ -417,7 +424,7 @@ bool wg_conf_arg_is_anywhere(const char *word)
 	const struct wg_conf_key *k =
 		wg_conf_key_find(WG_CONF_ARG, WG_CONF_INTERFACE, word, strlen(word), 0);
 
-	return k && (k->flags & WG_CONF_KEY_ARG_ANYWHERE);
+	return k && (k->flags & WG_CONF_KEY_ARG_ANYWHERE) && !strcmp(k->arg, word);
 }
 
 int wg_conf_key_parse(const struct wg_conf_key *key, const struct wg_conf_target *t,

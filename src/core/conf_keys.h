@@ -149,6 +149,9 @@ struct wg_conf_msg {
 
 struct wg_conf_key {
 	const char *file, *uapi, *arg; /* the names; NULL where a surface lacks the key */
+	/* An older `cakewg set` word for the key: read where a word starts a key, never
+	 * ending a WG_CONF_ARG_WORDS value (`ingress`, now also a tc-cake word). */
+	const char *arg_alias;
 	enum wg_conf_section section;
 	unsigned int in, out; /* surfaces that read it, surfaces that write it */
 	unsigned int flags;   /* WG_CONF_KEY_* */
@@ -176,12 +179,14 @@ const char *wg_conf_key_name(const struct wg_conf_key *key, enum wg_conf_surface
 /*
  * The key that surface s names so in section sec (name compared case-insensitively in
  * files), or NULL. On SET, GET and ARG a STARTS_PEER key is found in either section, and on
- * ARG an ARG_ANYWHERE key too. Keys with a flag in skip are left out.
+ * ARG an ARG_ANYWHERE key too, and on ARG by its arg_alias too. Keys with a flag in skip are
+ * left out.
  */
 const struct wg_conf_key *wg_conf_key_find(enum wg_conf_surface s, enum wg_conf_section sec,
 					   const char *name, size_t len, unsigned int skip);
 
-/* Whether a `cakewg set` word starts a key that may come anywhere (ends a WORDS value). */
+/* Whether a `cakewg set` word starts a key that may come anywhere (ends a WORDS value);
+ * an arg_alias does not. */
 bool wg_conf_arg_is_anywhere(const char *word);
 
 /* Runs the key's parser; r is reset first. Returns r->err. */

@@ -17,6 +17,7 @@
 #include "crypto/ct.h"
 #include "src/core/conf_keys.h"
 #include "src/core/wgconf.h"
+#include "src/edge/dns.h"
 #include "src/edge/wgquick_priv.h"
 
 enum {
@@ -248,7 +249,7 @@ static void end(struct wg_quick *q)
 static void undo_up(struct wg_quick *q)
 {
 	if (q->have_dns)
-		wg_quick_unset_dns(q);
+		wg_dns_unset(q);
 	wg_quick_undo_rules(q);
 	if (q->have_if)
 		(void)wg_quick_delete_link(q);
@@ -269,7 +270,7 @@ static int refuse_existing(struct wg_quick *q)
 
 static int up_steps(struct wg_quick *q)
 {
-	int ret = wg_quick_check_dns(q);
+	int ret = wg_dns_check(q);
 
 	ret = ret ?: refuse_existing(q);
 	ret = ret ?: wg_quick_start_daemon(q);
@@ -280,7 +281,7 @@ static int up_steps(struct wg_quick *q)
 	ret = ret ?: wg_quick_get_live(q);
 	ret = ret ?: wg_quick_add_addresses(q);
 	ret = ret ?: wg_quick_set_mtu_up(q);
-	ret = ret ?: wg_quick_set_dns(q);
+	ret = ret ?: wg_dns_set(q);
 	ret = ret ?: wg_quick_check_interrupt(q);
 	ret = ret ?: wg_quick_add_routes(q);
 	ret = ret ?: wg_quick_check_interrupt(q);
@@ -343,8 +344,8 @@ static int down_steps(struct wg_quick *q)
 	ret = wg_quick_delete_link(q);
 	if (ret)
 		return ret;
-	if (wg_quick_wants_dns(q->conf))
-		wg_quick_unset_dns(q);
+	if (wg_dns_wanted(q->conf))
+		wg_dns_unset(q);
 	return wg_quick_run_hooks(q, &q->conf->post_down, "PostDown");
 }
 

@@ -2,7 +2,7 @@
 /*
  * Internals of `cakewg up/down` shared by wgquick.c (the two sequences and the undo),
  * wgquick_if.c (daemon and UAPI), wgquick_route.c (addresses, MTU, routes, rules),
- * wgquick_run.c (hooks, resolvconf, child processes) and wgquick_save.c (SaveConfig).
+ * wgquick_run.c (hooks, child processes), dns.c (DNS =) and wgquick_save.c (SaveConfig).
  * Not part of the edge's API; the pure helpers are declared here so tests can reach them.
  */
 #ifndef CAKEWG_SRC_EDGE_WGQUICK_PRIV_H
@@ -116,15 +116,6 @@ char *wg_quick_hook_expand(const char *hook, const char *ifname);
 /* Runs each hook with `bash -e -o pipefail -c`, as wg-quick's (eval) under set -e. */
 int wg_quick_run_hooks(struct wg_quick *q, const struct wg_devconf_strlist *hooks,
 		       const char *phase);
-/* resolvconf's input: "nameserver A" lines, then one "search" line. */
-void wg_quick_dns_text(const struct wg_devconf *conf, struct wg_devconf_buf *out);
-/* True when DNS = names a server: wg-quick calls resolvconf only then. */
-WG_MUST_CHECK bool wg_quick_wants_dns(const struct wg_devconf *conf);
-/* Fails early (before anything is done) when DNS is set and resolvconf is missing. */
-int wg_quick_check_dns(struct wg_quick *q);
-int wg_quick_set_dns(struct wg_quick *q);
-/* resolvconf -d; failures are reported on the trace stream only (wg-quick's `|| true`). */
-void wg_quick_unset_dns(struct wg_quick *q);
 
 /* wgquick_save.c: SaveConfig, the running configuration written back to the file. */
 int wg_quick_save_config(struct wg_quick *q);

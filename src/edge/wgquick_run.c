@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #define _GNU_SOURCE /* pipe2 */
 /*
- * The programs `cakewg up/down` runs: the hooks (bash), resolvconf(8), and the plumbing
- * to run a child with some stdin and, optionally, its stdout captured.
+ * The programs `cakewg up/down` runs: the hooks (bash), and the plumbing to run a child
+ * (resolvconf(8) and resolvectl(1) too: dns.c) with some stdin and, optionally, its stdout
+ * captured.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,11 +20,9 @@
 
 enum {
 	EXIT_SIGNALED_BASE = 128, /* a shell's status for a child killed by a signal */
-	RESOLVCONF_PREFIX_MAX = 64,
 };
 
 static const char default_path[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-static const char interface_order[] = "/etc/resolvconf/interface-order";
 
 bool wg_quick_find_program(const char *name, char *path, size_t size)
 {
@@ -205,111 +204,4 @@ int wg_quick_run_hooks(struct wg_quick *q, const struct wg_devconf_strlist *hook
 			return ret;
 	}
 	return 0;
-}
-
-bool wg_quick_wants_dns(const struct wg_devconf *conf)
-{
-	return conf->n_dns > 0;
-}
-
-void wg_quick_dns_text(const struct wg_devconf *conf, struct wg_devconf_buf *out)
-{
-	char text[WG_IPADDR_STRLEN];
-
-	for (size_t i = 0; i < conf->n_dns; i++) {
-		wg_ipaddr_format(text, &conf->dns[i]);
-		wg_devconf_buf_printf(out, "nameserver %s\n", text);
-	}
-	if (!conf->dns_search.n)
-		return;
-	wg_devconf_buf_printf(out, "search");
-	for (size_t i = 0; i < conf->dns_search.n; i++)
-		wg_devconf_buf_printf(out, " %s", conf->dns_search.v[i]);
-	wg_devconf_buf_printf(out, "\n");
-}
-
-/* Debian's resolvconf orders records by interface-order: wg-quick names its record
- * after the first "NAME*" pattern there ("tun." for "tun*"), unless resolvconf is a
- * symlink (to openresolv or systemd's resolvectl). */
-static void resolvconf_name(const char *resolvconf, const char *ifname, char *out, size_t size)
-{
-	char line[RESOLVCONF_PREFIX_MAX + 2] = "";
-	struct stat st;
-	FILE *f;
-
-	snprintf(out, size, "%s", ifname);
-	if (lstat(resolvconf, &st) || S_ISLNK(st.st_mode))
-		return;
-	f = fopen(interface_order, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		size_t n = strcspn(line, "\n");
-		size_t name = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					   "0123456789-");
-
-		if (name && name + 1 == n && line[name] == '*') {
-			snprintf(out, size, "%.*s.%s", (int)name, line, ifname);
-			break;
-		}
-	}
-	fclose(f);
-}
-
-int wg_quick_check_dns(struct wg_quick *q)
-{
-	char path[PATH_MAX];
-
-	if (wg_quick_wants_dns(q->conf) && !wg_quick_find_program("resolvconf", path, sizeof(path)))
-		return wg_quick_fail(
-			q, -ENOENT, "DNS is set, but resolvconf(8) is not installed (not in PATH)");
-	return 0;
-}
-
-static int resolvconf(struct wg_quick *q, bool add, int *status)
-{
-	struct wg_devconf_buf text = {0};
-	char path[PATH_MAX], name[IFNAMSIZ + RESOLVCONF_PREFIX_MAX + 2];
-	char *add_argv[] = {path, "-a", name, "-m", "0", "-x", NULL};
-	char *del_argv[] = {path, "-d", name, "-f", NULL};
-	int ret;
-
-	if (!wg_quick_find_program("resolvconf", path, sizeof(path)))
-		return -ENOENT;
-	resolvconf_name(path, q->cfg.ifname, name, sizeof(name));
-	if (!add) {
-		wg_quick_trace(q, "resolvconf -d %s -f", name);
-		return wg_quick_run(del_argv, NULL, NULL, status);
-	}
-	wg_quick_dns_text(q->conf, &text);
-	wg_quick_trace(q, "resolvconf -a %s -m 0 -x", name);
-	ret = text.failed ? -ENOMEM : wg_quick_run(add_argv, text.data, NULL, status);
-	wg_devconf_buf_wipe(&text);
-	return ret;
-}
-
-int wg_quick_set_dns(struct wg_quick *q)
-{
-	int status = 0, ret;
-
-	if (!wg_quick_wants_dns(q->conf))
-		return 0;
-	ret = resolvconf(q, true, &status);
-	if (ret)
-		return wg_quick_fail(q, ret, "cannot run resolvconf: %s", strerror(-ret));
-	if (status)
-		return wg_quick_fail(q, -ECHILD, "resolvconf -a failed with exit status %d",
-				     status);
-	q->have_dns = true;
-	return 0;
-}
-
-void wg_quick_unset_dns(struct wg_quick *q)
-{
-	int status = 0, ret = resolvconf(q, false, &status);
-
-	if (q->opts->trace && (ret || status))
-		fprintf(q->opts->trace, "Warning: resolvconf -d for %s failed: %s\n", q->cfg.ifname,
-			ret ? strerror(-ret) : "non-zero exit status");
-	q->have_dns = false;
 }

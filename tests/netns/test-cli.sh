@@ -6,7 +6,8 @@
 #    every line wg prints, --json carries the same data and never a secret;
 #  - showconf round-trips through `wg setconf` (Cake lines aside) and equals wg showconf;
 #  - set's grammar (+/- allowed IPs included) does what wg set does, and its
-#    `cake ...` / `ingress ...` change what the CAKE section shows;
+#    `cake ...` / `cake-ingress ...` (or `ingress ...` where a key starts) change what the
+#    CAKE section shows, and tc-cake's word `ingress` is taken inside either;
 #  - `set underlay-limit` fixes, turns off and restores the learnt underlay byte limit,
 #    as show, show --json and showconf (UnderlayLimit) report it;
 #  - bad input exits 1 with one line on stderr and changes nothing;
@@ -255,6 +256,17 @@ assert isinstance(c["egress"]["stats"], dict), c' || die "cake JSON"
 	cw a show "${P}wa" >"$TMP/cake.show"
 	grep -q "^  cake (ingress): bandwidth 5Mbit " "$TMP/cake.show" || die "ingress not shown"
 	grep -q "^  cake (egress): bandwidth 20Mbit " "$TMP/cake.show" || die "egress not changed"
+	# tc-cake's own word `ingress` inside a section; the section itself is cake-ingress
+	cw a set "${P}wa" cake bandwidth 8mbit ingress cake-ingress bandwidth 6mbit ingress
+	cw a show "${P}wa" >"$TMP/cake.show"
+	grep -qE "^  cake \(egress\): bandwidth 8Mbit .*\<ingress\>" "$TMP/cake.show" ||
+		{ cat "$TMP/cake.show"; die "cake ... ingress did not reach the egress instance"; }
+	grep -qE "^  cake \(ingress\): bandwidth 6Mbit .*\<ingress\>" "$TMP/cake.show" ||
+		{ cat "$TMP/cake.show"; die "cake-ingress ... ingress not shown"; }
+	cw a set "${P}wa" autorate-probe off ingress bandwidth 5mbit egress cake bandwidth 20mbit egress
+	cw a show "${P}wa" >"$TMP/cake.show"
+	grep -q "^  cake (ingress): bandwidth 5Mbit " "$TMP/cake.show" || die "ingress after a key not shown"
+	grep -q "^  cake (egress): bandwidth 20Mbit " "$TMP/cake.show" || die "egress not changed back"
 	ping_ok a 198.19.0.2 || die "the tunnel broke after the CAKE changes"
 	pretty_agrees a "${P}wa"
 	cw a show "${P}wa" >"$TMP/dp.show"
@@ -341,6 +353,8 @@ fails_cleanly "bad CAKE word" a "$CAKEWG" set "${P}wa" listen-port 10099 cake ba
 grep -q "bogus" "$TMP/fail.err" || die "the CAKE error does not name the word"
 fails_cleanly "bad CAKE value" a "$CAKEWG" set "${P}wa" cake bandwidth fast
 fails_cleanly "bad ingress word" a "$CAKEWG" set "${P}wa" ingress diffserv9
+fails_cleanly "bad cake-ingress word" a "$CAKEWG" set "${P}wa" cake-ingress diffserv9
+fails_cleanly "empty cake-ingress" a "$CAKEWG" set "${P}wa" cake-ingress
 fails_cleanly "empty cake" a "$CAKEWG" set "${P}wa" cake
 fails_cleanly "underlay limit too large" a "$CAKEWG" set "${P}wa" listen-port 10099 underlay-limit 1mb
 grep -qx "Underlay limit is neither auto, off nor 8192-393216 bytes: \`1mb'" "$TMP/fail.err" ||

@@ -207,11 +207,27 @@ Test(conf_keys, sections_and_surfaces_limit_lookups)
 		cr_assert_eq(wg_conf_key_find(t[i].s, t[i].sec, t[i].name, strlen(t[i].name), 0) !=
 				     NULL,
 			     t[i].found, "%s", t[i].name);
-	cr_assert(wg_conf_arg_is_anywhere("ingress"));
+	cr_assert(wg_conf_arg_is_anywhere("cake-ingress"));
 	cr_assert(wg_conf_arg_is_anywhere("underlay-limit"));
 	cr_assert_not(wg_conf_arg_is_anywhere("fwmark"));
 	cr_assert_null(
 		wg_conf_key_find(WG_CONF_FILE, WG_CONF_INTERFACE, "Address", 7, WG_CONF_KEY_QUICK));
+}
+
+/* `ingress` is a tc-cake word inside a cake section, and cake-ingress's older word where a
+ * key starts. */
+Test(conf_keys, ingress_is_an_alias_that_ends_nothing)
+{
+	const struct wg_conf_key *k =
+		wg_conf_key_find(WG_CONF_ARG, WG_CONF_INTERFACE, "cake-ingress", 12, 0);
+
+	cr_assert_not_null(k);
+	cr_assert_str_eq(k->uapi, "cake_ingress");
+	cr_assert_eq(wg_conf_key_find(WG_CONF_ARG, WG_CONF_INTERFACE, "ingress", 7, 0), k);
+	cr_assert_eq(wg_conf_key_find(WG_CONF_ARG, WG_CONF_PEER, "ingress", 7, 0), k);
+	cr_assert_null(wg_conf_key_find(WG_CONF_FILE, WG_CONF_INTERFACE, "ingress", 7, 0));
+	cr_assert_null(wg_conf_key_find(WG_CONF_SET, WG_CONF_INTERFACE, "ingress", 7, 0));
+	cr_assert_not(wg_conf_arg_is_anywhere("ingress"));
 }
 
 /* The text a writer makes of c, or NULL when it refuses. */

@@ -16,6 +16,7 @@
 
 #include "src/core/wgconf.h"
 #include "src/edge/wgquick.h"
+#include "src/edge/dns.h"
 #include "src/edge/wgquick_priv.h"
 
 Test(wgquick, interface_names)
@@ -333,8 +334,8 @@ Test(wgquick, resolvconf_input)
 				     "lan\n");
 	struct wg_devconf_buf buf = {0};
 
-	cr_expect(wg_quick_wants_dns(c));
-	wg_quick_dns_text(c, &buf);
+	cr_expect(wg_dns_wanted(c));
+	wg_dns_resolvconf_text(c, &buf);
 	cr_expect_str_eq(buf.data, "nameserver 192.0.2.53\nnameserver 2001:db8::53\n"
 				   "search corp.example lan\n");
 	wg_devconf_buf_wipe(&buf);
@@ -342,7 +343,58 @@ Test(wgquick, resolvconf_input)
 
 	/* Search domains alone: wg-quick calls resolvconf only for servers. */
 	c = parse("[Interface]\nDNS = corp.example\n");
-	cr_expect(!wg_quick_wants_dns(c));
+	cr_expect(!wg_dns_wanted(c));
+	wg_devconf_free(c);
+}
+
+/* words joined by spaces; "" for a step that says nothing */
+static char *resolvectl_line(const struct wg_devconf *c, bool full, enum wg_dns_step step)
+{
+	struct wg_devconf_buf line = {0};
+	struct wg_dns_words w;
+	char *out;
+
+	cr_assert_eq(wg_dns_resolvectl_words(c, "wg0", full, step, &w), 0);
+	cr_assert(w.argc == 0 || w.argv[w.argc] == NULL);
+	for (size_t i = 0; i < w.argc; i++)
+		wg_devconf_buf_printf(&line, "%s%s", i ? " " : "", w.argv[i]);
+	out = strdup(line.data ? line.data : "");
+	wg_devconf_buf_wipe(&line);
+	wg_dns_words_free(&w);
+	return out;
+}
+
+static void expect_resolvectl(const struct wg_devconf *c, bool full, const char *servers,
+			      const char *domains, const char *route)
+{
+	const char *want[WG_DNS_STEPS] = {servers, domains, route};
+
+	for (int step = 0; step < WG_DNS_STEPS; step++) {
+		char *got = resolvectl_line(c, full, (enum wg_dns_step)step);
+
+		cr_expect_str_eq(got, want[step], "step %d, full tunnel %d", step, full);
+		free(got);
+	}
+}
+
+/* systemd-resolved: per-link servers and search domains; a full tunnel adds `~.` and
+ * the DNS default route. */
+Test(wgquick, resolvectl_words)
+{
+	struct wg_devconf *c = parse("[Interface]\nDNS = 192.0.2.53, corp.example,2001:db8::53 "
+				     "lan\n");
+
+	expect_resolvectl(c, false, "resolvectl dns wg0 192.0.2.53 2001:db8::53",
+			  "resolvectl domain wg0 corp.example lan", "");
+	expect_resolvectl(c, true, "resolvectl dns wg0 192.0.2.53 2001:db8::53",
+			  "resolvectl domain wg0 corp.example lan ~.",
+			  "resolvectl default-route wg0 yes");
+	wg_devconf_free(c);
+
+	c = parse("[Interface]\nDNS = 192.0.2.53\n");
+	expect_resolvectl(c, false, "resolvectl dns wg0 192.0.2.53", "", "");
+	expect_resolvectl(c, true, "resolvectl dns wg0 192.0.2.53", "resolvectl domain wg0 ~.",
+			  "resolvectl default-route wg0 yes");
 	wg_devconf_free(c);
 }
 

@@ -25,7 +25,7 @@
 #   fixed      Cake = bandwidth MEAN_UP, CakeIngress = bandwidth MEAN_DOWN ingress
 #   autorate   Cake = bandwidth MEAN_UP autorate MIN MAX,
 #              CakeIngress = bandwidth MEAN_DOWN autorate MIN MAX ingress
-#   oracle     as fixed, but `cakewg set IF cake bandwidth .. ingress bandwidth ..` at
+#   oracle     as fixed, but `cakewg set IF cake bandwidth .. cake-ingress bandwidth ..` at
 #              every step of the trace to 95 % of its rates
 # The shaper's rate (`cakewg show --json`) is sampled every 200 ms.
 # Per run: ping p50/p99 minus the idle median, ping loss, goodput as a share of the

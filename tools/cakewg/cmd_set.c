@@ -4,15 +4,17 @@
  *     [peer <base64 public key> [remove] [preshared-key <file path>]
  *      [endpoint <ip>:<port>] [persistent-keepalive <interval seconds>]
  *      [allowed-ips [+|-]<ip1>/<cidr1>[,[+|-]<ip2>/<cidr2>]...] ]...
- *     [cake <tc-cake options...>] [ingress <tc-cake options...>]
- *     [underlay-limit auto|off|<bytes>]
+ *     [cake <tc-cake options...>] [cake-ingress <tc-cake options...>]
+ *     [underlay-limit auto|off|<bytes>] [autorate-probe off|<address>]
  *
  * wg set's grammar, messages and exit codes (wireguard-tools' set.c and config.c's
  * config_read_cmd), with cakewg's words: `cake` takes every following word up to the
- * next `cake`, `ingress` or `underlay-limit` (or the end) as one tc-cake option string
- * for the egress instance, `ingress` likewise for the ingress instance; `underlay-limit`
- * takes one word (src/core/devconf.h's UnderlayLimit grammar). All three may come
- * anywhere, after peers too. Everything is parsed and checked (CAKE options by qdisc/cake_parse.c,
+ * next `cake`, `cake-ingress`, `underlay-limit` or `autorate-probe` (or the end) as one
+ * tc-cake option string for the egress instance, `cake-ingress` likewise for the ingress
+ * instance; `underlay-limit` takes one word (src/core/devconf.h's UnderlayLimit grammar).
+ * All of them may come anywhere, after peers too. `ingress`, cake-ingress's older word,
+ * still starts the ingress section where a key word is expected (first after the
+ * interface, say), but inside a section it is the tc-cake word. Everything is parsed and checked (CAKE options by qdisc/cake_parse.c,
  * endpoints resolved) before one UAPI `set=1` request goes out, so a bad word changes
  * nothing.
  *
@@ -487,7 +489,7 @@ int set_main(int argc, char *argv[])
 			"[preshared-key <file path>] [endpoint <ip>:<port>] "
 			"[persistent-keepalive <interval seconds>] "
 			"[allowed-ips [+|-]<ip1>/<cidr1>[,[+|-]<ip2>/<cidr2>]...] ]... "
-			"[cake <tc-cake options...>] [ingress <tc-cake options...>] "
+			"[cake <tc-cake options...>] [cake-ingress <tc-cake options...>] "
 			"[underlay-limit auto|off|<bytes>]\n",
 			prog_name, argv[0]);
 		return 1;
