@@ -14,6 +14,7 @@
 #include "qdisc/cake_parse.h"
 #include "qdisc/cake_print.h"
 #include "tools/cakewg-sim/link_mode.h"
+#include "tools/cakewg-sim/mq_mode.h"
 #include "tools/sim/cake_sim.h"
 
 enum {
@@ -107,7 +108,19 @@ static const char usage_text[] =
 	"and max, goodput as a share of the mean capacity, and per trace step how long\n"
 	"the rate took to stay within [0.8, 1.1] x the capacity. Example:\n"
 	"  cakewg-sim --link-steps 40mbit:6s,12mbit:6s,25mbit:6s,6mbit:6s \\\n"
-	"      --cake \"bandwidth 20mbit autorate 1mbit 100mbit\" --uploads 4\n";
+	"      --cake \"bandwidth 20mbit autorate 1mbit 100mbit\" --uploads 4\n"
+	"\n"
+	"MQ mode: N CAKE instances, one per worker, sharing --cake's bandwidth as Linux's\n"
+	"cake_mq does (each recounts its active siblings and shapes at rate / active),\n"
+	"each fed by a greedy source; prints what each sent and the aggregate's error\n"
+	"against the set rate over the time something was waiting:\n"
+	"  --mq N              N instances (1..64): selects the mode\n"
+	"  --mq-on TIME, --mq-off TIME  sources on and off for exponentially distributed\n"
+	"                      periods of these means [always on]\n"
+	"  --mq-sync TIME      how often an instance recounts [200us]\n"
+	"  --mq-size BYTES     the packets' size [1500]\n"
+	"Example:\n"
+	"  cakewg-sim --mq 4 --cake \"bandwidth 1gbit\" --mq-on 20ms --mq-off 20ms\n";
 
 struct tool {
 	struct cake_sim_config cfg;
@@ -115,6 +128,7 @@ struct tool {
 	uint32_t nflows;
 	bool warmup_set, duration_set, json, stats;
 	struct link_mode link;
+	struct mq_mode mq;
 };
 
 static int bad(const char *what, const char *value)
@@ -184,6 +198,9 @@ static int apply(struct tool *t, const char *name, const char *v)
 	uint64_t n;
 	int ret = link_mode_option(&t->link, name, v);
 
+	if (ret <= 0)
+		return ret;
+	ret = mq_mode_option(&t->mq, name, v);
 	if (ret <= 0)
 		return ret;
 	if (!strcmp(name, "cake"))
@@ -291,6 +308,11 @@ static int parse_args(struct tool *t, int argc, char **argv)
 		{ "cake-ingress", required_argument, NULL, 'L' },
 		{ "oracle", no_argument, NULL, 'L' },
 		{ "no-timestamps", no_argument, NULL, 'L' },
+		{ "mq", required_argument, NULL, 'L' },
+		{ "mq-on", required_argument, NULL, 'L' },
+		{ "mq-off", required_argument, NULL, 'L' },
+		{ "mq-sync", required_argument, NULL, 'L' },
+		{ "mq-size", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
 	int c, idx, ret = 0;
@@ -439,6 +461,23 @@ static int run_link(struct tool *t)
 			     t->cfg.seed) ? 1 : 0;
 }
 
+/* MQ mode: the scripted flows and the link do not apply. */
+static int run_mq(struct tool *t)
+{
+	int ret;
+
+	if (t->nflows || t->cfg.link_bytes_per_sec || t->json || t->link.on) {
+		fprintf(stderr, "cakewg-sim: --flow, --ping, --link, --json and the link options do "
+				"not apply with --mq\n");
+		ret = 1;
+	} else {
+		ret = mq_mode_run(&t->mq, &t->cfg.cake, t->cfg.duration_ns, t->cfg.warmup_ns,
+				  t->cfg.seed) ? 1 : 0;
+	}
+	free(t->flows);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct tool t = { .stats = true };
@@ -446,6 +485,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	link_mode_init(&t.link);
+	mq_mode_init(&t.mq);
 	cake_options_defaults(&t.cfg.cake);
 	t.cfg.duration_ns = (uint64_t)DEFAULT_DURATION_US * NS_PER_US;
 	t.cfg.seed = DEFAULT_SEED;
@@ -463,6 +503,8 @@ int main(int argc, char **argv)
 		if (t.cfg.warmup_ns > (uint64_t)MAX_WARMUP_US * NS_PER_US)
 			t.cfg.warmup_ns = (uint64_t)MAX_WARMUP_US * NS_PER_US;
 	}
+	if (t.mq.on)
+		return run_mq(&t);
 	t.cfg.flows = t.flows;
 	t.cfg.nflows = t.nflows;
 	ret = check(&t);
