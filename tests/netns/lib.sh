@@ -84,8 +84,9 @@ keypair() {
 }
 
 # start_wggo NS IFNAME: wireguard-go in the foreground, in the background of this shell.
+# WGGO_BIN names another build of it (the benchmarks' --peer).
 start_wggo() {
-	n "$1" env LOG_LEVEL=error wireguard-go -f "$2" >"$TMP/wggo-$2.log" 2>&1 &
+	n "$1" env LOG_LEVEL=error "${WGGO_BIN:-wireguard-go}" -f "$2" >"$TMP/wggo-$2.log" 2>&1 &
 	wait_for 5 test -S "/var/run/wireguard/$2.sock" || die "wireguard-go $2 did not start"
 }
 

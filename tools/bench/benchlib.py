@@ -814,6 +814,7 @@ def cmd_tput_record(argv):
     """tput-record FILE impl= dir= round= json= ticks= hz="""
     path, a = argv[0], kv_args(argv[1:])
     rec = {"impl": a["impl"], "dir": a["dir"], "round": int(a["round"]),
+           "streams": int(a.get("streams", 1)),
            "cpu_s": int(a["ticks"]) / float(a["hz"]), "loadavg": a.get("loadavg", "")}
     try:
         r = json.load(open(a["json"]))
@@ -831,9 +832,10 @@ def cmd_tput_record(argv):
     rec["cpu_per_gb"] = rec["cpu_s"] / (rec["bytes"] / 1e9) if rec["bytes"] else None
     rec["sched"] = sched_delta(a.get("sched0"), a.get("sched1"))
     append_jsonl(path, rec)
-    print("  %-12s %-4s round %d: %s Mbit/s, %.2f CPU-s (both daemons, %s cores busy, "
+    print("  %-12s %-4s x%d round %d: %s Mbit/s, %.2f CPU-s (both daemons, %s cores busy, "
           "%s s waiting for a CPU), %s CPU-s/GB%s" % (
-              IMPL_NAMES[rec["impl"]], rec["dir"], rec["round"], fmt(rec["mbit"]), rec["cpu_s"],
+              IMPL_NAMES[rec["impl"]], rec["dir"], rec["streams"], rec["round"], fmt(rec["mbit"]),
+              rec["cpu_s"],
               fmt(rec["cpu_s"] / rec["seconds"] if rec["seconds"] else None, "%.2f"),
               fmt(rec["sched"]["wait_s"] if rec["sched"] else None, "%.2f"),
               fmt(rec["cpu_per_gb"], "%.2f"),
@@ -850,47 +852,71 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+# The throughput issue's targets (cakewg against upstream wireguard-go).
+TPUT_RATIO_TARGET = 1.5
+TPUT_CPU_PER_GBIT_TARGET = 0.55
+
+
 def cmd_tput_report(argv):
     recs = read_jsonl(argv[0])
-    print("%-5s %5s  %-12s %10s %8s %10s %8s %5s" % ("dir", "round", "impl", "Mbit/s",
-                                                    "CPU-s", "CPU-s/GB", "retrans", "cc"))
-    for r in sorted(recs, key=lambda r: (r["dir"] != "up", r["round"], r["impl"])):
-        print("%-5s %5d  %-12s %10s %8.2f %10s %8s %5s%s" % (
-            r["dir"], r["round"], IMPL_NAMES[r["impl"]], fmt(r["mbit"]), r["cpu_s"],
-            fmt(r["cpu_per_gb"], "%.2f"), fmt(r["retransmits"], "%d"), r["cc"] or "-",
-            "  ERROR " + r["error"] if r.get("error") else ""))
+    for r in recs:
+        r.setdefault("streams", 1)
+    print("%-5s %3s %5s  %-12s %10s %8s %10s %8s %5s" % (
+        "dir", "-P", "round", "impl", "Mbit/s", "CPU-s", "CPU-s/GB", "retrans", "cc"))
+    for r in sorted(recs, key=lambda r: (r["dir"] != "up", r["streams"], r["round"], r["impl"])):
+        print("%-5s %3d %5d  %-12s %10s %8.2f %10s %8s %5s%s" % (
+            r["dir"], r["streams"], r["round"], IMPL_NAMES[r["impl"]], fmt(r["mbit"]),
+            r["cpu_s"], fmt(r["cpu_per_gb"], "%.2f"), fmt(r["retransmits"], "%d"),
+            r["cc"] or "-", "  ERROR " + r["error"] if r.get("error") else ""))
     print()
     print("Medians over the rounds; ratio = cakewg / wireguard-go (goodput: higher is better;")
     print("CPU-s/GB: lower is better). 'paired' = median of the per-round ratios, each from")
     print("two runs next to each other in time. CPU-s/Gbit = CPU-s/GB / 8 (DESIGN.md's unit).")
-    spec = "%-5s %12s %12s %7s %7s | %14s %14s %7s %7s"
+    spec = "%-5s %3s %12s %12s %7s %7s | %14s %14s %7s %7s"
     print_header(spec, (
-        "dir", "cakewg Mb/s", "wg-go Mb/s", "ratio", "paired", "cakewg CPUs/GB",
+        "dir", "-P", "cakewg Mb/s", "wg-go Mb/s", "ratio", "paired", "cakewg CPUs/GB",
         "wg-go CPUs/GB", "ratio", "paired"))
-    per_gbit = []
+    per_gbit, paired_all, cpu_cases = [], [], []
     for d in ("up", "down"):
-        rs = [r for r in recs if r["dir"] == d]
-        if not rs:
-            continue
-        by = {i: [r for r in rs if r["impl"] == i] for i in ("cakewg", "wggo")}
-        gk, gg = med([r["mbit"] for r in by["cakewg"]]), med([r["mbit"] for r in by["wggo"]])
-        ck = med([r["cpu_per_gb"] for r in by["cakewg"]])
-        cg = med([r["cpu_per_gb"] for r in by["wggo"]])
-        pr_g, pr_c = [], []
-        for rnd in sorted({r["round"] for r in rs}):
-            k = find(by["cakewg"], round=rnd)
-            g = find(by["wggo"], round=rnd)
-            if k and g:
-                pr_g.append(ratio(k["mbit"], g["mbit"]))
-                pr_c.append(ratio(k["cpu_per_gb"], g["cpu_per_gb"]))
-        print(spec % (
-            d, fmt(gk), fmt(gg), fmt(ratio(gk, gg), "%.2f"), fmt(med(pr_g), "%.2f"),
-            fmt(ck, "%.2f"), fmt(cg, "%.2f"), fmt(ratio(ck, cg), "%.2f"),
-            fmt(med(pr_c), "%.2f")))
-        per_gbit.append("%s: cakewg %s, wireguard-go %s CPU-s/Gbit" % (
-            d, fmt(ck / 8 if ck else None, "%.2f"), fmt(cg / 8 if cg else None, "%.2f")))
+        for n in sorted({r["streams"] for r in recs}):
+            rs = [r for r in recs if r["dir"] == d and r["streams"] == n]
+            if not rs:
+                continue
+            by = {i: [r for r in rs if r["impl"] == i] for i in ("cakewg", "wggo")}
+            gk, gg = med([r["mbit"] for r in by["cakewg"]]), med([r["mbit"] for r in by["wggo"]])
+            ck = med([r["cpu_per_gb"] for r in by["cakewg"]])
+            cg = med([r["cpu_per_gb"] for r in by["wggo"]])
+            pr_g, pr_c = [], []
+            for rnd in sorted({r["round"] for r in rs}):
+                k = find(by["cakewg"], round=rnd)
+                g = find(by["wggo"], round=rnd)
+                if k and g:
+                    pr_g.append(ratio(k["mbit"], g["mbit"]))
+                    pr_c.append(ratio(k["cpu_per_gb"], g["cpu_per_gb"]))
+            paired_all.append(med(pr_g))
+            print(spec % (
+                d, n, fmt(gk), fmt(gg), fmt(ratio(gk, gg), "%.2f"), fmt(med(pr_g), "%.2f"),
+                fmt(ck, "%.2f"), fmt(cg, "%.2f"), fmt(ratio(ck, cg), "%.2f"),
+                fmt(med(pr_c), "%.2f")))
+            per_gbit.append("%s -P %d: cakewg %s, wireguard-go %s CPU-s/Gbit" % (
+                d, n, fmt(ck / 8 if ck else None, "%.2f"), fmt(cg / 8 if cg else None, "%.2f")))
+            cpu_cases.append(ck / 8 if ck else None)
     for line in per_gbit:
         print(line)
+    gm = geomean(paired_all)
+    print("geometric mean of the paired throughput ratios over the %d cases: %s (target >= %.1f "
+          "against upstream wireguard-go: %s)" % (
+              len(paired_all), fmt(gm, "%.2f"), TPUT_RATIO_TARGET,
+              "met" if gm and gm >= TPUT_RATIO_TARGET else "missed"))
+    worst = max((c for c in cpu_cases if c is not None), default=None)
+    print("cakewg's highest CPU-s per Gbit (both daemons): %s (target <= %.2f: %s)" % (
+        fmt(worst, "%.2f"), TPUT_CPU_PER_GBIT_TARGET,
+        "met" if worst is not None and worst <= TPUT_CPU_PER_GBIT_TARGET else "missed"))
     return 0
 
 

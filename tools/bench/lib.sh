@@ -73,7 +73,7 @@ daemon_pid() {
 	local pid comm
 	for pid in $(ip netns pids "$P-$1"); do
 		comm=$(cat "/proc/$pid/comm" 2>/dev/null) || continue
-		case $comm in cakewg | wireguard-go) ;; *) continue ;; esac
+		case $comm in cakewg | wireguard-go*) ;; *) continue ;; esac # comm: 15 bytes
 		tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qx "$2" && { echo "$pid"; return; }
 	done
 	die "no tunnel daemon for $2 in $P-$1"
@@ -202,7 +202,7 @@ machine_facts() {
 	fi
 	echo "cakewg:    $CAKEWG"
 	echo "           built from ${src:-?} at $desc, ${build_type:-default} build"
-	echo "wg-go:     $(wireguard-go --version 2>/dev/null | head -n1)"
+	echo "wg-go:     ${WGGO_BIN:-$(command -v wireguard-go)}: $("${WGGO_BIN:-wireguard-go}" --version 2>/dev/null | head -n1)"
 	echo "iperf3:    $(iperf3 --version 2>/dev/null | head -n1)"
 }
 
