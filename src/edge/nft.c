@@ -133,6 +133,99 @@ int wg_nft_find(const char *ifname, unsigned int *present)
 	return ret;
 }
 
+/* --- a leftover's fwmark --- */
+
+struct mark {
+	const char *table;
+	uint32_t fwmark;
+	bool found;
+};
+
+/* The value a `meta mark` load is compared with: postmangle's `mark FWMARK`. */
+static void mark_of(const struct nftnl_rule *r, struct mark *m)
+{
+	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
+	bool after_mark = false;
+	struct nftnl_expr *e;
+
+	while (it && !m->found && (e = nftnl_expr_iter_next(it))) {
+		const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+		uint32_t len = 0;
+		const void *data;
+
+		if (name && !strcmp(name, "cmp") && after_mark) {
+			data = nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+			if (data && len == sizeof(m->fwmark)) {
+				memcpy(&m->fwmark, data, len);
+				m->found = true;
+			}
+		}
+		after_mark = name && !strcmp(name, "meta") &&
+			     nftnl_expr_is_set(e, NFTNL_EXPR_META_DREG) &&
+			     nftnl_expr_get_u32(e, NFTNL_EXPR_META_KEY) == NFT_META_MARK;
+	}
+	if (it)
+		nftnl_expr_iter_destroy(it);
+}
+
+static int rule_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct mark *m = data;
+
+	if (!r)
+		return MNL_CB_ERROR;
+	if (nftnl_rule_nlmsg_parse(nlh, r) == 0) {
+		const char *table = nftnl_rule_get_str(r, NFTNL_RULE_TABLE);
+		const char *chain = nftnl_rule_get_str(r, NFTNL_RULE_CHAIN);
+
+		if (table && chain && !strcmp(table, m->table) && !strcmp(chain, "postmangle"))
+			mark_of(r, m);
+	}
+	nftnl_rule_free(r);
+	return MNL_CB_OK;
+}
+
+int wg_nft_fwmark(const char *ifname, unsigned int present, uint32_t *fwmark)
+{
+	char names[WG_FW_FAMILIES][WG_FW_TABLE_NAME_SIZE], buf[MSG_BYTES];
+	struct mnl_socket *sk;
+	int ret;
+
+	wg_fwrules_table_names(ifname, names);
+	for (int i = WG_FW_IP; i <= WG_FW_IP6; i++) {
+		struct mark m = {.table = names[i]};
+		struct nftnl_rule *r;
+		struct nlmsghdr *nlh;
+
+		if (!(present & (1U << i)))
+			continue;
+		r = nftnl_rule_alloc();
+		if (!r)
+			return -ENOMEM;
+		nftnl_rule_set_str(r, NFTNL_RULE_TABLE, names[i]);
+		nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, "postmangle");
+		nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, nfproto[i], NLM_F_DUMP, 1);
+		nftnl_rule_nlmsg_build_payload(nlh, r);
+		nftnl_rule_free(r);
+		ret = open_socket(&sk);
+		if (ret)
+			return ret;
+		if (mnl_socket_sendto(sk, nlh, nlh->nlmsg_len) < 0)
+			ret = -errno;
+		else
+			ret = receive(sk, rule_cb, &m);
+		mnl_socket_close(sk);
+		if (ret)
+			return ret;
+		if (m.found) {
+			*fwmark = m.fwmark;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* --- the expressions of a rule --- */
 
 static int add_expr(struct nftnl_rule *r, struct nftnl_expr *e)

@@ -14,6 +14,7 @@
 #define CAKEWG_SRC_EDGE_NFT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "src/core/compiler.h"
 #include "src/core/fwrules.h"
@@ -26,6 +27,12 @@ WG_MUST_CHECK bool wg_nft_unavailable(int err);
  * *present for each. Returns 0 or a negative errno.
  */
 int wg_nft_find(const char *ifname, unsigned int *present);
+
+/*
+ * The fwmark in the postmangle rule of ifname's first wg-quick table among present (what
+ * a crashed run's policy rules look up). Returns 0, -ENOENT or a negative errno.
+ */
+int wg_nft_fwmark(const char *ifname, unsigned int present, uint32_t *fwmark);
 
 /*
  * One transaction: deletes the tables of ifname named by the bits of remove (as

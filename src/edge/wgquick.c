@@ -330,9 +330,9 @@ bool wg_quick_auto_table(const struct wg_devconf *conf)
 }
 
 /* remove_firewall, wg-quick's `|| true`: a failure is a warning. */
-static void remove_firewall(struct wg_quick *q, bool *found)
+static void remove_firewall(struct wg_quick *q, bool *found, uint32_t *fwmark)
 {
-	int ret = wg_quick_remove_firewall(q, found);
+	int ret = wg_quick_remove_firewall(q, found, fwmark);
 
 	if (ret && q->opts->trace)
 		fprintf(q->opts->trace, "Warning: cannot delete the firewall rules of %s: %s\n",
@@ -340,15 +340,18 @@ static void remove_firewall(struct wg_quick *q, bool *found)
 }
 
 /* The interface is gone (its daemon died), but its firewall rules, kernel state, are
- * not (a kill switch must outlast the daemon): down takes them away, and only then is
- * a missing interface not an error. */
+ * not (a kill switch must outlast the daemon): down takes them away, with the policy
+ * rules of the fwmark they name, and only then is a missing interface not an error. */
 static int down_leftovers(struct wg_quick *q, int err)
 {
+	uint32_t fwmark = 0;
 	bool found = false;
 
-	remove_firewall(q, &found);
+	remove_firewall(q, &found, &fwmark);
 	if (!found)
 		return err;
+	if (fwmark)
+		wg_quick_delete_rules(q, fwmark);
 	if (q->opts->trace)
 		fprintf(q->opts->trace, "Warning: `%s' is gone; removed the firewall rules it left\n",
 			q->cfg.ifname);
@@ -379,7 +382,7 @@ static int down_steps(struct wg_quick *q)
 		return ret;
 	if (wg_quick_wants_dns(q->conf))
 		wg_quick_unset_dns(q);
-	remove_firewall(q, &found);
+	remove_firewall(q, &found, NULL);
 	return wg_quick_run_hooks(q, &q->conf->post_down, "PostDown");
 }
 

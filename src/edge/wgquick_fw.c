@@ -195,12 +195,14 @@ int wg_quick_set_firewall(struct wg_quick *q)
 	return ret;
 }
 
-int wg_quick_remove_firewall(struct wg_quick *q, bool *found)
+int wg_quick_remove_firewall(struct wg_quick *q, bool *found, uint32_t *fwmark)
 {
 	unsigned int present = 0;
 	int ret = wg_nft_find(q->cfg.ifname, &present);
 
 	*found = present != 0;
+	if (fwmark && (!present || wg_nft_fwmark(q->cfg.ifname, present, fwmark)))
+		*fwmark = 0;
 	if (wg_nft_unavailable(ret)) {
 		*found = remove_iptables(q) > 0;
 		return 0;
@@ -219,6 +221,6 @@ void wg_quick_undo_firewall(struct wg_quick *q)
 	if (q->firewall == WG_QUICK_FW_IPTABLES)
 		(void)remove_iptables(q);
 	else if (q->firewall == WG_QUICK_FW_NFT)
-		(void)wg_quick_remove_firewall(q, &found);
+		(void)wg_quick_remove_firewall(q, &found, NULL);
 	q->firewall = WG_QUICK_FW_NONE;
 }

@@ -145,9 +145,10 @@ int wg_quick_set_firewall(struct wg_quick *q);
 /* up's undo: what wg_quick_set_firewall did. */
 void wg_quick_undo_firewall(struct wg_quick *q);
 /* down (remove_firewall): every table or iptables rule of the interface's, whether this
- * or an earlier (crashed) run made it; *found tells whether there was any. Returns 0 or
- * a negative errno; it records no error in q. */
-int wg_quick_remove_firewall(struct wg_quick *q, bool *found);
+ * or an earlier (crashed) run made it; *found tells whether there was any, and *fwmark
+ * (when not NULL) the fwmark of its nftables rules, 0 when unknown. Returns 0 or a
+ * negative errno; it records no error in q. */
+int wg_quick_remove_firewall(struct wg_quick *q, bool *found, uint32_t *fwmark);
 
 /* wgquick_save.c: SaveConfig, the running configuration written back to the file. */
 int wg_quick_save_config(struct wg_quick *q);

@@ -218,11 +218,6 @@ down a "$TMP/$A.conf"
 grep -q "Warning: \`$A' is gone; removed the firewall rules it left" "$TMP/down.err" ||
 	{ cat "$TMP/down.err"; die "down after the crash did not say what it did"; }
 tcp_ok 198.18.0.2 || die "the LAN is unreachable after down"
-# The policy rules stay behind a dead daemon (their table's routes went with the link).
-n a ip rule del not fwmark 51820 table 51820
-n a ip rule del table main suppress_prefixlength 0
-n a ip -6 rule del not fwmark 51820 table 51820
-n a ip -6 rule del table main suppress_prefixlength 0
 unchanged "kill switch after kill -9"
 
 log "== kill switch and a failing up: nothing left"
