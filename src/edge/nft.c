@@ -236,48 +236,37 @@ static int add_expr(struct nftnl_rule *r, struct nftnl_expr *e)
 	return 0;
 }
 
-static int meta_load(struct nftnl_rule *r, uint32_t key)
+/* meta or ct: a key loaded into register 1 (reg_attr a DREG) or set from it (an SREG). */
+static int keyed(struct nftnl_rule *r, const char *name, uint16_t key_attr, uint32_t key,
+		 uint16_t reg_attr)
 {
-	struct nftnl_expr *e = nftnl_expr_alloc("meta");
+	struct nftnl_expr *e = nftnl_expr_alloc(name);
 
 	if (e) {
-		nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, key);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_META_DREG, NFT_REG_1);
+		nftnl_expr_set_u32(e, key_attr, key);
+		nftnl_expr_set_u32(e, reg_attr, NFT_REG_1);
 	}
 	return add_expr(r, e);
+}
+
+static int meta_load(struct nftnl_rule *r, uint32_t key)
+{
+	return keyed(r, "meta", NFTNL_EXPR_META_KEY, key, NFTNL_EXPR_META_DREG);
 }
 
 static int meta_set(struct nftnl_rule *r, uint32_t key)
 {
-	struct nftnl_expr *e = nftnl_expr_alloc("meta");
-
-	if (e) {
-		nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, key);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
-	}
-	return add_expr(r, e);
+	return keyed(r, "meta", NFTNL_EXPR_META_KEY, key, NFTNL_EXPR_META_SREG);
 }
 
 static int ct_load(struct nftnl_rule *r, uint32_t key)
 {
-	struct nftnl_expr *e = nftnl_expr_alloc("ct");
-
-	if (e) {
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, key);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_DREG, NFT_REG_1);
-	}
-	return add_expr(r, e);
+	return keyed(r, "ct", NFTNL_EXPR_CT_KEY, key, NFTNL_EXPR_CT_DREG);
 }
 
 static int ct_set(struct nftnl_rule *r, uint32_t key)
 {
-	struct nftnl_expr *e = nftnl_expr_alloc("ct");
-
-	if (e) {
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, key);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_CT_SREG, NFT_REG_1);
-	}
-	return add_expr(r, e);
+	return keyed(r, "ct", NFTNL_EXPR_CT_KEY, key, NFTNL_EXPR_CT_SREG);
 }
 
 static int cmp(struct nftnl_rule *r, uint32_t op, const void *data, uint32_t len)
