@@ -213,6 +213,17 @@ grep -q "Warning: \`$A' is gone; removed the firewall rules it left" "$TMP/down.
 tcp_ok 198.18.0.2 || die "the LAN is unreachable after down"
 unchanged "kill switch after kill -9"
 
+log "== kill switch over an IPv6 underlay: neighbour discovery still passes"
+snap
+conf_client [2001:db8:51::2]:10002 "KillSwitch = true"
+up a "$TMP/$A.conf"
+n a ip -6 neigh flush dev "${P}a"
+wait_for 12 n a ping -c 1 -W 1 198.19.0.2 || die "no handshake over IPv6 with the kill switch"
+pings5 a fd00:19::2 || die "kill switch, IPv6 underlay: not 5 of 5 pings"
+if tcp_ok fd00:18::2; then die "kill switch: an IPv6 connection left outside the tunnel"; fi
+down a "$TMP/$A.conf"
+unchanged "kill switch over IPv6"
+
 log "== kill switch and a failing up: nothing left"
 snap
 conf_client 198.51.100.2:10002 $'KillSwitch = true\nPostUp = false'
