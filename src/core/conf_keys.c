@@ -174,6 +174,16 @@ const struct wg_conf_key wg_conf_keys[] = {
 		      {WG_CONF_E_VALUE, WG_CONF_ARG,
 		       "Autorate probe is neither off nor an IP address: `%v'"})},
 
+	{.file = "KillSwitch",
+	 .section = WG_CONF_INTERFACE,
+	 .in = WG_CONF_FILE,
+	 .out = WG_CONF_FILE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG,
+	 .type = &wg_conf_type_bool,
+	 .offset = DEV(kill_switch),
+	 .file_pos = 17,
+	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE, "`%v' is neither true nor false"})},
+
 	/* [Interface]: wg's keys */
 	{.file = "PrivateKey",
 	 .uapi = "private_key",

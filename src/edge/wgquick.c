@@ -250,6 +250,7 @@ static void undo_up(struct wg_quick *q)
 {
 	if (q->have_dns)
 		wg_dns_unset(q);
+	wg_quick_undo_firewall(q);
 	wg_quick_undo_rules(q);
 	if (q->have_if)
 		(void)wg_quick_delete_link(q);
@@ -272,6 +273,7 @@ static int up_steps(struct wg_quick *q)
 {
 	int ret = wg_dns_check(q);
 
+	ret = ret ?: wg_quick_check_kill_switch(q);
 	ret = ret ?: refuse_existing(q);
 	ret = ret ?: wg_quick_start_daemon(q);
 	ret = ret ?: wg_quick_check_interrupt(q);
@@ -284,6 +286,7 @@ static int up_steps(struct wg_quick *q)
 	ret = ret ?: wg_dns_set(q);
 	ret = ret ?: wg_quick_check_interrupt(q);
 	ret = ret ?: wg_quick_add_routes(q);
+	ret = ret ?: wg_quick_set_firewall(q);
 	ret = ret ?: wg_quick_check_interrupt(q);
 	ret = ret ?: wg_quick_run_hooks(q, &q->conf->post_up, "PostUp");
 	return ret;
@@ -321,24 +324,58 @@ static int require_wireguard(struct wg_quick *q)
 	return 0;
 }
 
-static bool auto_table(const struct wg_devconf *conf)
+bool wg_quick_auto_table(const struct wg_devconf *conf)
 {
 	return conf->table_mode == WG_DEVCONF_TABLE_UNSET ||
 	       conf->table_mode == WG_DEVCONF_TABLE_AUTO;
 }
 
+/* remove_firewall, wg-quick's `|| true`: a failure is a warning. */
+static void remove_firewall(struct wg_quick *q, bool *found, uint32_t *fwmark)
+{
+	int ret = wg_quick_remove_firewall(q, found, fwmark);
+
+	if (ret && q->opts->trace)
+		fprintf(q->opts->trace, "Warning: cannot delete the firewall rules of %s: %s\n",
+			q->cfg.ifname, strerror(-ret));
+}
+
+/* The interface is gone (its daemon died), but its firewall rules, kernel state, are
+ * not (a kill switch must outlast the daemon): down takes them away, with the policy
+ * rules of the fwmark they name, and only then is a missing interface not an error. */
+static int down_leftovers(struct wg_quick *q, int err)
+{
+	uint32_t fwmark = 0;
+	bool found = false;
+
+	remove_firewall(q, &found, &fwmark);
+	if (!found)
+		return err;
+	if (fwmark)
+		wg_quick_delete_rules(q, fwmark);
+	if (q->opts->trace)
+		fprintf(q->opts->trace, "Warning: `%s' is gone; removed the firewall rules it left\n",
+			q->cfg.ifname);
+	q->ret = 0;
+	q->err[0] = '\0';
+	return 0;
+}
+
 static int down_steps(struct wg_quick *q)
 {
 	const struct wg_devconf *live;
+	bool found;
 	int ret = require_wireguard(q);
 
-	ret = ret ?: wg_quick_run_hooks(q, &q->conf->pre_down, "PreDown");
+	if (ret)
+		return down_leftovers(q, ret);
+	ret = wg_quick_run_hooks(q, &q->conf->pre_down, "PreDown");
 	if (!ret && q->conf->save_config)
 		ret = wg_quick_save_config(q);
 	if (ret)
 		return ret;
 	live = q->live;
-	if (auto_table(q->conf) && (live->flags & WG_DEVCONF_HAS_FWMARK) && live->fwmark &&
+	if (wg_quick_auto_table(q->conf) && (live->flags & WG_DEVCONF_HAS_FWMARK) && live->fwmark &&
 	    wg_quick_has_default_route(live))
 		wg_quick_delete_rules(q, live->fwmark);
 	ret = wg_quick_delete_link(q);
@@ -346,6 +383,7 @@ static int down_steps(struct wg_quick *q)
 		return ret;
 	if (wg_dns_wanted(q->conf))
 		wg_dns_unset(q);
+	remove_firewall(q, &found, NULL);
 	return wg_quick_run_hooks(q, &q->conf->post_down, "PostDown");
 }
 

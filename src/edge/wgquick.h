@@ -12,16 +12,17 @@
  * of the default route, else 1500, minus 80) and link up; DNS through
  * `resolvconf -a [PREFIX]IFNAME -m 0 -x`; one route per allowed IP, longest prefix
  * first (Table = off: none; Table = N: into table N; otherwise the main table, where a /0
- * gets wg-quick's fwmark policy routing); PostUp hooks. Any failure undoes what was
- * done (DNS, rules, sysctl, the interface with its addresses and routes).
+ * gets wg-quick's fwmark policy routing); for those /0s wg-quick's nftables rules and,
+ * with KillSwitch, the kill switch, in one transaction (src/core/fwrules.h; without
+ * nf_tables through iptables-restore); PostUp hooks. Any failure undoes what was done
+ * (DNS, firewall, rules, sysctl, the interface with its addresses and routes).
  *
  * down: PreDown hooks; SaveConfig; the policy rules (every rule that looks the fwmark
  * table up, and every `table main suppress_prefixlength 0` rule, as wg-quick's del_if);
- * the interface, whose daemon then exits; `resolvconf -d`; PostDown hooks.
- *
- * Not done, unlike wg-quick: the nftables/iptables rules wg-quick adds next to the
- * default-route policy (drop of packets to the interface's own addresses arriving
- * elsewhere, and the CONNMARK save/restore of the fwmark for UDP).
+ * the interface, whose daemon then exits; `resolvconf -d`; the firewall rules
+ * (remove_firewall); PostDown hooks. When the interface is gone but its firewall rules
+ * are not (the daemon died: a kill switch outlives it), down removes those and the
+ * policy rules of the fwmark they name, and succeeds.
  */
 #ifndef CAKEWG_SRC_EDGE_WGQUICK_H
 #define CAKEWG_SRC_EDGE_WGQUICK_H
@@ -82,7 +83,8 @@ int wg_quick_down(const char *arg, const struct wg_quick_opts *opts, char *err, 
 
 /*
  * Writes the file without the wg-quick and cakewg keys of [Interface] (Address, DNS, MTU,
- * Table, the hooks, SaveConfig, Cake, CakeIngress), as `wg-quick strip` does, for
+ * Table, the hooks, SaveConfig, Cake, CakeIngress, UnderlayLimit, KillSwitch), as
+ * `wg-quick strip` does, for
  * `wg setconf` and `wg syncconf`.
  */
 int wg_quick_strip(const char *arg, const struct wg_quick_opts *opts, FILE *out, char *err,

@@ -30,6 +30,12 @@ enum wg_quick_family_slot {
 	WG_QUICK_FAMILIES,
 };
 
+enum wg_quick_firewall {
+	WG_QUICK_FW_NONE,
+	WG_QUICK_FW_NFT,      /* one nf_tables transaction (src/edge/nft.c) */
+	WG_QUICK_FW_IPTABLES, /* the fallback: iptables-restore, ip6tables-restore */
+};
+
 /* One run of up or down. */
 struct wg_quick {
 	const struct wg_quick_opts *opts;
@@ -47,6 +53,8 @@ struct wg_quick {
 	bool have_dns;
 	bool set_src_valid_mark;
 	uint32_t table; /* the policy-routing table (= fwmark), 0 when none */
+	unsigned int fw_families; /* 1 << WG_QUICK_V4|V6: add_default ran for the family */
+	enum wg_quick_firewall firewall; /* how the firewall rules were set */
 	unsigned int rules[WG_QUICK_FAMILIES][WG_QUICK_RULE_KINDS];
 };
 
@@ -86,6 +94,8 @@ int wg_quick_add_routes(struct wg_quick *q);
 void wg_quick_undo_rules(struct wg_quick *q);
 /* down: every rule of the fwmark table and every suppress-main rule, per family. */
 void wg_quick_delete_rules(struct wg_quick *q, uint32_t table);
+/* Table unset or auto: wg-quick's fwmark policy routing for a /0. */
+WG_MUST_CHECK bool wg_quick_auto_table(const struct wg_devconf *conf);
 /* True when the live configuration routes a /0 through the interface. */
 WG_MUST_CHECK bool wg_quick_has_default_route(const struct wg_devconf *live);
 /*
@@ -116,6 +126,20 @@ char *wg_quick_hook_expand(const char *hook, const char *ifname);
 /* Runs each hook with `bash -e -o pipefail -c`, as wg-quick's (eval) under set -e. */
 int wg_quick_run_hooks(struct wg_quick *q, const struct wg_devconf_strlist *hooks,
 		       const char *phase);
+
+/* wgquick_fw.c: wg-quick's firewall rules for a default route, and the kill switch */
+/* Fails early (before anything is done) on a KillSwitch without a default route. */
+int wg_quick_check_kill_switch(struct wg_quick *q);
+/* After the routes: the rules for the families add_default saw, kill switch included,
+ * in one nf_tables transaction, else through iptables-restore. */
+int wg_quick_set_firewall(struct wg_quick *q);
+/* up's undo: what wg_quick_set_firewall did. */
+void wg_quick_undo_firewall(struct wg_quick *q);
+/* down (remove_firewall): every table or iptables rule of the interface's, whether this
+ * or an earlier (crashed) run made it; *found tells whether there was any, and *fwmark
+ * (when not NULL) the fwmark of its nftables rules, 0 when unknown. Returns 0 or a
+ * negative errno; it records no error in q. */
+int wg_quick_remove_firewall(struct wg_quick *q, bool *found, uint32_t *fwmark);
 
 /* wgquick_save.c: SaveConfig, the running configuration written back to the file. */
 int wg_quick_save_config(struct wg_quick *q);

@@ -337,6 +337,8 @@ static int add_default(struct wg_quick *q, const struct wg_ipaddr_prefix *p)
 	ret = ret ?: add_route(q, p, q->table);
 	if (!ret && family == AF_INET)
 		ret = set_src_valid_mark(q);
+	if (!ret) /* its nft/iptables part: wg_quick_set_firewall, for all families at once */
+		q->fw_families |= 1U << slot(family);
 	return ret;
 }
 

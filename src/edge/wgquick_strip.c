@@ -10,6 +10,7 @@
 static const char *const quick_keys[] = {
 	"Address", "MTU",      "DNS",	     "Table", "PreUp",	     "PreDown",
 	"PostUp",  "PostDown", "SaveConfig", "Cake",  "CakeIngress", "UnderlayLimit",
+	"KillSwitch",
 };
 
 static bool blank(char c)

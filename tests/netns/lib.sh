@@ -98,6 +98,20 @@ start_cakewg() {
 	[ "$(n "$1" cat "/sys/class/net/$2/mtu")" = 1420 ] || die "cakewg $2: MTU is not 1420"
 }
 
+# ns_state NS: what `down` must leave as `up` found it: links, addresses, the routes of
+# every table and the rules of both families, and (with nft installed) the nftables
+# ruleset. The veth's peer namespace is left out: `ip` names it by scanning every
+# namespace, which other tests creating and deleting theirs can make fail for a moment.
+ns_state() {
+	n "$1" ip -d link 2>/dev/null | sed -E 's/ link-netns(id)? [^ ]+//'
+	n "$1" ip addr
+	n "$1" ip route show table all
+	n "$1" ip -6 route show table all
+	n "$1" ip rule
+	n "$1" ip -6 rule
+	if command -v nft >/dev/null; then n "$1" nft list ruleset; fi
+}
+
 # ping_ok NS ADDR [COUNT]: ping through the tunnel.
 ping_ok() {
 	n "$1" ping -q -c "${3:-3}" -i 0.2 -W 2 "$2" >/dev/null

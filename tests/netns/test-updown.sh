@@ -14,23 +14,15 @@
 # Cases: default route with Table auto (ping both families, rules, fwmark, sysctl, MTU
 # auto, the daemon gone after down); Table = off; Table = 1234; hooks with %i; DNS
 # through a stand-in resolvconf, and without one; SaveConfig; existing interfaces;
-# `down` of something that is not ours; a table of broken files and failing steps.
+# `down` of something that is not ours; a table of broken files and failing steps (a
+# KillSwitch without a default route among them). The nftables ruleset is compared too.
 source "$(dirname "$0")/lib.sh"
 require_root wg ping diff
 
 A=${P}wa
 B=${P}wb
 
-state() { # state NS: what must be the same before up and after down
-	# The veth's peer namespace is shown by name, which `ip` resolves by scanning every
-	# namespace: other tests creating and deleting theirs can make that fail for a moment.
-	n "$1" ip -d link 2>/dev/null | sed -E 's/ link-netns(id)? [^ ]+//'
-	n "$1" ip addr
-	n "$1" ip route show table all
-	n "$1" ip -6 route show table all
-	n "$1" ip rule
-	n "$1" ip -6 rule
-}
+state() { ns_state "$1"; } # lib.sh: what must be the same before up and after down
 
 snap() { state a >"$TMP/a.before"; state b >"$TMP/b.before"; }
 
@@ -257,6 +249,14 @@ cases=(
 	$'[Interface]\nAddress = 198.19.0.1/24\nAddress = 198.19.0.1/24\n'
 	" .*nonexistent.invalid:51820"
 	$'[Peer]\nPublicKey = '"$BPUB"$'\nEndpoint = nonexistent.invalid:51820\n'
+	" KillSwitch = true needs a default route (AllowedIPs 0.0.0.0/0 or ::/0) and Table = auto"
+	$'[Interface]\nPrivateKey = '"$PRIV"$'\nKillSwitch = true\n[Peer]\nPublicKey = '"$BPUB"$'\nAllowedIPs = 198.19.0.2/32\n'
+	" KillSwitch = true needs a default route"
+	$'[Interface]\nKillSwitch = true\nTable = off\n[Peer]\nPublicKey = '"$BPUB"$'\nAllowedIPs = 0.0.0.0/0\n'
+	"2: .*\`maybe' is neither true nor false"
+	$'[Interface]\nKillSwitch = maybe\n'
+	"2: .*KillSwich"
+	$'[Interface]\nKillSwich = true\n'
 )
 snap
 for ((i = 0; i < ${#cases[@]}; i += 2)); do

@@ -26,17 +26,7 @@ quick() { # quick NS up|down|strip CONF: Debian's wg-quick with cakewg as its us
 	n "$1" env WG_QUICK_USERSPACE_IMPLEMENTATION=cakewg PATH="$BIN_DIR:$PATH" wg-quick "$2" "$3"
 }
 
-state() {
-	# The veth's peer namespace is shown by name, which `ip` resolves by scanning every
-	# namespace: other tests creating and deleting theirs can make that fail for a moment.
-	n "$1" ip -d link 2>/dev/null | sed -E 's/ link-netns(id)? [^ ]+//'
-	n "$1" ip addr
-	n "$1" ip route show table all
-	n "$1" ip -6 route show table all
-	n "$1" ip rule
-	n "$1" ip -6 rule
-	if command -v nft >/dev/null; then n "$1" nft list ruleset; fi
-}
+state() { ns_state "$1"; } # lib.sh: what must be the same before up and after down
 
 pair_underlay
 keypair a

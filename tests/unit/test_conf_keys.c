@@ -28,6 +28,7 @@ static const struct sample {
 	{"MTU", "1400"},
 	{"Table", "1234"},
 	{"SaveConfig", "true"},
+	{"KillSwitch", "true"},
 	{"PreUp", "echo pre"},
 	{"PostUp", "echo post # passed on to bash"},
 	{"PreDown", "echo pre-down"},
