@@ -33,8 +33,10 @@
  * CAKE drains; and every packet buffer is back in the pools when the input is done.
  *
  * Building with -DFUZZ_WRITE_SEEDS gives a program that writes the seed corpus into the
- * directory named on its command line (any C compiler; link as for the target):
- *   clang -DFUZZ_WRITE_SEEDS -I. tests/fuzz/fuzz_device_rx.c <libraries> -o seeds
+ * directory named on its command line, from a normal build in build/:
+ *   clang -DFUZZ_WRITE_SEEDS -I. tests/fuzz/fuzz_device_rx.c build/src/libcakewg_edge.a \
+ *     build/src/libcakewg_core.a build/qdisc/libcw_qdisc.a build/crypto/libcw_crypto.a \
+ *     -lsodium -o seeds && ./seeds tests/fuzz/corpus/fuzz_device_rx
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -538,8 +540,8 @@ int main(int argc, char **argv)
 	write_seed(argv[1], "tcp6-gro-ingress-v6-underlay");
 
 	seed[seed_len++] = CONF_INGRESS | 3 << CONF_CAKE_SHIFT;
-	for (int i = 0; i < 32; i++)
-		rec(pt | 2 << REC_TIME_SHIFT, ip, ipv4(ip, 1, 17, 8, 1200, (uint8_t)(i * 4)));
+	for (int i = 0; i < 16; i++)
+		rec(pt | 2 << REC_TIME_SHIFT, ip, ipv4(ip, 1, 17, 8, 600, (uint8_t)(i * 4)));
 	write_seed(argv[1], "udp4-ingress-slow");
 
 	seed[seed_len++] = 0;
