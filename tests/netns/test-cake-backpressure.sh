@@ -33,6 +33,8 @@ FLOOD_SECS=8
 # up to 10 KB. The bounds leave room for a loaded CI machine.
 P99_BOUND_MS=50
 TBF_BOUND=40000
+# Starved stalls it takes the byte limit's slack to span its range (see bottleneck()).
+BQL_STEER_STALLS=18
 # The flood is more than the daemon can read at once: the TUN ring overflows now and
 # then, flow-blind (wa's TX dropped), and takes a ping with it, more of them the busier
 # the machine. wireguard-go loses about half in this test (DESIGN.md, section 6).
@@ -118,9 +120,21 @@ bottleneck() {
 	[ "$tbf_drops" = 0 ] || die "$name: the tbf dropped $tbf_drops datagrams the socket had accepted"
 	[ "$stalls" -gt 0 ] || die "$name: the socket never pushed back"
 	[ "$starved" -le "$stalls" ] || die "$name: $starved starved stalls of $stalls"
-	# The link stayed busy: most stalls ended with datagrams still below the socket (5-8%
-	# starved here, alone and under CI; half is a limit too small for the wake-up latency).
-	[ $((starved * 2)) -le "$stalls" ] || die "$name: $starved of $stalls stalls starved the link"
+	# The link stayed busy: the byte limit grows until stalls rarely starve it. A stall
+	# starves (the socket is found empty when it ends) when our wake-up after the socket
+	# drained to half takes longer than the other half takes to drain, limit / 2 / rate,
+	# so the limit sets it, and it is steered (src/core/bql.c): a starved stall adds a
+	# quarter of the limit to its slack, a busy one takes an eighth of the slack away.
+	# With a fraction p of the stalls starved, the slack S (the limit is at least S)
+	# drifts per stall by p * limit / 4 - (1 - p) * S / 8 >= S * (3p - 1) / 8: for p
+	# above 1/3 it grows without bound, and with it the drain time, until p falls back.
+	# So under the ceiling (never reached here: the limit ends under 64 KiB, and the
+	# ENOBUFS that lower it are logged) at most a third of the stalls starve, however
+	# late the wake-ups; add the stalls it takes to steer: a quarter more per starved
+	# stall takes the limit from its 8 KiB floor to its 384 KiB top in
+	# log(384 / 8) / log(1.25) = 18. (Measured here: 5-9 %, the limit at its floor.)
+	[ $((starved * 3)) -le $((stalls + 3 * BQL_STEER_STALLS)) ] ||
+		die "$name: $starved of $stalls stalls starved the link"
 	[ "$bql" -lt 65536 ] || die "$name: the underlay limit stayed at $bql bytes"
 	[ "$TBF_MAX" -le "$TBF_BOUND" ] || die "$name: $TBF_MAX bytes waited in the tbf, below CAKE"
 	le "$loss" "$LOSS_BOUND_PCT" || die "$name: ping loss $loss %"
