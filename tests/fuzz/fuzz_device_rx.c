@@ -41,7 +41,6 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -422,6 +421,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_WRITE_SEEDS
+#include "tests/support/fuzz_seed.h"
+
 enum { SEED_MAX = 65536, SEG_BYTES = 1000, TCP_HDR = 20 };
 
 static uint8_t seed[SEED_MAX];
@@ -506,13 +507,7 @@ static void tcp4_train(uint8_t header, int n)
 
 static void write_seed(const char *dir, const char *name)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(seed, 1, seed_len, f) != seed_len || fclose(f))
-		abort();
+	fuzz_seed_write(dir, name, seed, seed_len);
 	seed_len = 0;
 }
 
