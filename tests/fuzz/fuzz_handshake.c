@@ -187,18 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_WRITE_SEEDS
-#include <stdio.h>
-
-static void write_seed(const char *dir, const char *name, const void *p, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(p, 1, len, f) != len || fclose(f))
-		abort();
-}
+#include "tests/support/fuzz_seed.h"
 
 int main(int argc, char **argv)
 {
@@ -209,14 +198,14 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		return 2;
 	reset();
-	write_seed(argv[1], "initiation", &a_init, sizeof(a_init));
+	fuzz_seed_write(argv[1], "initiation", &a_init, sizeof(a_init));
 	if (wg_noise_consume_initiation(&b.id, &a_init, T0_NS, &r) != NOISE_OK ||
 	    wg_noise_create_response(r, &resp, &b.rng, T0_NS))
 		abort();
-	write_seed(argv[1], "response", &resp, sizeof(resp));
+	fuzz_seed_write(argv[1], "response", &resp, sizeof(resp));
 	wg_cookie_reply_create(&b.checker, &cookie, (const uint8_t *)&a_init, sizeof(a_init),
 			       wg_le32(a_init.sender_index), &src, T0_NS);
-	write_seed(argv[1], "cookie", &cookie, sizeof(cookie));
+	fuzz_seed_write(argv[1], "cookie", &cookie, sizeof(cookie));
 	return 0;
 }
 #endif

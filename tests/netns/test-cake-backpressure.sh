@@ -17,7 +17,8 @@
 #  - the queue below CAKE stays short: the byte limit learnt the tbf's rate (under 64 KiB,
 #    its starting point), and the tbf's backlog, sampled, stays under TBF_BOUND bytes
 #    (16 ms at 20 Mbit/s; a fixed 384 KiB send buffer kept 100+ ms there);
-#  - the ping's loss stays under LOSS_BOUND_PCT and its p99 under P99_BOUND_MS.
+#  - the ping loses no more than the TUN ring's flow-blind drops explain (LOSS_SIGMAS),
+#    and its p99 stays under P99_BOUND_MS.
 #
 #   ns $P-a                                   ns $P-b
 #   $P"wa" cakewg 198.19.0.1 ================ $P"wb" cakewg 198.19.0.2
@@ -33,10 +34,16 @@ FLOOD_SECS=8
 # up to 10 KB. The bounds leave room for a loaded CI machine.
 P99_BOUND_MS=50
 TBF_BOUND=40000
-# The flood is more than the daemon can read at once: the TUN ring overflows now and
-# then, flow-blind (wa's TX dropped), and takes a ping with it, more of them the busier
-# the machine. wireguard-go loses about half in this test (DESIGN.md, section 6).
-LOSS_BOUND_PCT=10
+# Starved stalls it takes the byte limit's slack to span its range (see bottleneck()).
+BQL_STEER_STALLS=18
+# Ping loss: the flood is more than the daemon can read at once, so the TUN ring
+# overflows now and then and drops flow-blind (wa's TX dropped) before cakewg sees the
+# packet; CAKE itself drops from the flood's flows, never the sparse ping. A ping is
+# therefore lost about as often as the ring drops anything, q (its drops over what was
+# offered to it during the flood), however busy the machine: of n pings, at most n * q
+# plus LOSS_SIGMAS standard deviations, sqrt(n * q * (1 - q)), plus one. (wireguard-go
+# loses about half in this test: DESIGN.md, section 6.)
+LOSS_SIGMAS=4
 
 # tbf_backlog: the bytes waiting in the tbf on A's veth.
 tbf_backlog() {
@@ -76,6 +83,24 @@ flood() {
 	FLOOD=$(iperf_json "$TMP/flood-$name.json" "round(r['end']['sum']['bits_per_second'] / 1e6)")
 }
 
+# ring_counts: "DROPPED QUEUED", the packets A's TUN ring dropped and those it took.
+ring_counts() {
+	echo "$(n a cat "/sys/class/net/${P}wa/statistics/tx_dropped")" \
+		"$(n a cat "/sys/class/net/${P}wa/statistics/tx_packets")"
+}
+
+# loss_bound DROPPED OFFERED PING_FILE: the ping loss (%) that ring drops at a rate of
+# DROPPED in OFFERED explain (see LOSS_SIGMAS).
+loss_bound() {
+	python3 - "$@" "$LOSS_SIGMAS" <<'PY'
+import math, re, sys
+dropped, offered, sigmas = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[4])
+n = int(re.search(r"(\d+) packets transmitted", open(sys.argv[3]).read()).group(1))
+q = dropped / offered if offered else 0.0
+print("%.1f" % (100.0 * (n * q + sigmas * math.sqrt(n * q * (1 - q)) + 1) / n))
+PY
+}
+
 # cake_drained IF: the egress CAKE holds no packet.
 cake_drained() {
 	[ "$(jget "$(cake_json "$1")" "j['qlen']")" = 0 ]
@@ -84,7 +109,7 @@ cake_drained() {
 # bottleneck NAME LIMIT: one run with the tbf's queue limit LIMIT.
 bottleneck() {
 	local name=$1 limit=$2 stalls0 errs0 stalls errs tbf_drops hwm loss p50 p99 max pid bql
-	local starved0 starved overflows0 overflows
+	local starved0 starved overflows0 overflows rdrop0 rtook0 rdrop rtook bound
 	log "== $name: tbf rate 20mbit limit $limit on A's veth, CAKE unlimited, UDP flood"
 	n a tc qdisc del dev "${P}a" root 2>/dev/null || true # fresh counters
 	n a tc qdisc add dev "${P}a" root tbf rate 20mbit burst 20kb limit "$limit"
@@ -93,7 +118,11 @@ bottleneck() {
 	errs0=$(ext_val "${P}wa" underlay_send_errors)
 	starved0=$(ext_val "${P}wa" underlay_starved)
 	overflows0=$(ext_val "${P}wa" underlay_overflows)
+	read -r rdrop0 rtook0 <<<"$(ring_counts)"
 	flood "$name"
+	read -r rdrop rtook <<<"$(ring_counts)"
+	rdrop=$((rdrop - rdrop0)) rtook=$((rtook - rtook0))
+	bound=$(loss_bound "$rdrop" $((rdrop + rtook)) "$TMP/ping-$name.txt")
 	stalls=$(($(ext_val "${P}wa" backpressure_stalls) - stalls0))
 	starved=$(($(ext_val "${P}wa" underlay_starved) - starved0))
 	overflows=$(($(ext_val "${P}wa" underlay_overflows) - overflows0))
@@ -109,21 +138,34 @@ bottleneck() {
 		"CAKE drops; daemon peak RSS $((hwm / 1024)) MiB"
 	log "$name: of the stalls $starved ended with the socket empty; $overflows ENOBUFS from below"
 	log "$name: underlay limit $bql bytes ($(ext_val "${P}wa" underlay_drain_rate) B/s);" \
-		"tbf backlog up to $TBF_MAX bytes; TUN ring drops (wa TX dropped)" \
-		"$(n a cat "/sys/class/net/${P}wa/statistics/tx_dropped")"
-	log "$name: ping through the tunnel: loss $loss %, p50 $p50 ms, p99 $p99 ms, max $max ms"
+		"tbf backlog up to $TBF_MAX bytes; the TUN ring dropped $rdrop of" \
+		"$((rdrop + rtook)) packets (wa TX dropped)"
+	log "$name: ping through the tunnel: loss $loss % (ring drops explain up to $bound %)," \
+		"p50 $p50 ms, p99 $p99 ms, max $max ms"
 	[ "$errs" = 0 ] || die "$name: $errs underlay send errors"
 	[ $((hwm * 1024)) -le $((MEM_LIMIT * 2 + (32 << 20))) ] ||
 		die "$name: the daemon's resident memory reached $hwm KiB for a $MEM_LIMIT-byte CAKE"
 	[ "$tbf_drops" = 0 ] || die "$name: the tbf dropped $tbf_drops datagrams the socket had accepted"
 	[ "$stalls" -gt 0 ] || die "$name: the socket never pushed back"
 	[ "$starved" -le "$stalls" ] || die "$name: $starved starved stalls of $stalls"
-	# The link stayed busy: most stalls ended with datagrams still below the socket (5-8%
-	# starved here, alone and under CI; half is a limit too small for the wake-up latency).
-	[ $((starved * 2)) -le "$stalls" ] || die "$name: $starved of $stalls stalls starved the link"
+	# The link stayed busy: the byte limit grows until stalls rarely starve it. A stall
+	# starves (the socket is found empty when it ends) when our wake-up after the socket
+	# drained to half takes longer than the other half takes to drain, limit / 2 / rate,
+	# so the limit sets it, and it is steered (src/core/bql.c): a starved stall adds a
+	# quarter of the limit to its slack, a busy one takes an eighth of the slack away.
+	# With a fraction p of the stalls starved, the slack S (the limit is at least S)
+	# drifts per stall by p * limit / 4 - (1 - p) * S / 8 >= S * (3p - 1) / 8: for p
+	# above 1/3 it grows without bound, and with it the drain time, until p falls back.
+	# So under the ceiling (never reached here: the limit ends under 64 KiB, and the
+	# ENOBUFS that lower it are logged) at most a third of the stalls starve, however
+	# late the wake-ups; add the stalls it takes to steer: a quarter more per starved
+	# stall takes the limit from its 8 KiB floor to its 384 KiB top in
+	# log(384 / 8) / log(1.25) = 18. (Measured here: 5-9 %, the limit at its floor.)
+	[ $((starved * 3)) -le $((stalls + 3 * BQL_STEER_STALLS)) ] ||
+		die "$name: $starved of $stalls stalls starved the link"
 	[ "$bql" -lt 65536 ] || die "$name: the underlay limit stayed at $bql bytes"
 	[ "$TBF_MAX" -le "$TBF_BOUND" ] || die "$name: $TBF_MAX bytes waited in the tbf, below CAKE"
-	le "$loss" "$LOSS_BOUND_PCT" || die "$name: ping loss $loss %"
+	le "$loss" "$bound" || die "$name: ping loss $loss %, more than the TUN ring's drops explain"
 	le "$p99" "$P99_BOUND_MS" || die "$name: ping p99 $p99 ms"
 	# After the flood CAKE drains and the tunnel works.
 	wait_for 10 cake_drained "${P}wa" || die "$name: CAKE did not drain after the flood"

@@ -79,7 +79,7 @@ marked_by_cake cakewg
 if command -v wireguard-go >/dev/null; then
 	marked_by_cake wggo
 else
-	log "SKIP: no wireguard-go: the wireguard-go receiver is not tested"
+	skip_part "no wireguard-go: the wireguard-go receiver is not tested"
 fi
 
 log "== 2. RFC 6040 decapsulation: outer CE from the path becomes inner CE at cakewg"
@@ -87,7 +87,7 @@ log "== 2. RFC 6040 decapsulation: outer CE from the path becomes inner CE at ca
 # CE on its way out of A, as a congested router would (a train of datagrams, one UDP GSO
 # packet there, is marked as a whole).
 if ! command -v nft >/dev/null; then
-	log "SKIP: no nft to mark the outer header on the path"
+	skip_part "no nft to mark the outer header on the path"
 	finish
 	exit 0
 fi
@@ -96,7 +96,7 @@ printf '%s\n' "table ip ${P}ecn {" "chain post {" \
 	"type filter hook postrouting priority 0; policy accept;" \
 	"udp dport 10002 ip ecn ect0 numgen inc mod 50 0 ip ecn set ce" "}" "}" >"$TMP/ecn.nft"
 if ! n a nft -f "$TMP/ecn.nft"; then
-	log "SKIP: nftables cannot set the ECN field here"
+	skip_part "nftables cannot set the ECN field here"
 	finish
 	exit 0
 fi
