@@ -6,8 +6,9 @@
 # the committed seeds in tests/fuzz/corpus/<target> are only read. Crashes are kept as
 # build-fuzz/corpus/<target>/crash-* and make the script fail.
 #
-# tools/fuzz.sh --all SECONDS [--report FILE]: a campaign, every target for SECONDS,
-# one after the other, each from a fresh scratch corpus and a random seed. It writes a
+# tools/fuzz.sh --all SECONDS [--jobs N] [--report FILE]: a campaign, every target for
+# SECONDS, N at a time (default 1), each from a fresh scratch corpus and a random seed.
+# It writes a
 # report (doc/fuzz/YYYY-MM-DD-campaign.md unless FILE is given): the command, the commit,
 # and per target the executions, exec/s, coverage (libFuzzer's cov: edges and ft:
 # features), the committed corpus before and after, crashes, seconds and the seed. Then
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-	echo "usage: tools/fuzz.sh [SECONDS] [TARGET...] | --all SECONDS [--report FILE]" >&2
+	echo "usage: tools/fuzz.sh [SECONDS] [TARGET...] | --all SECONDS [--jobs N] [--report FILE]" >&2
 	exit 2
 }
 
@@ -54,47 +55,68 @@ cov_of() {
 	tail -n 1 <<<"$lines" | sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\).*/\1 \2/p'
 }
 
+# fuzz_one TARGET SECS: one campaign run of TARGET; its report row goes to
+# build-fuzz/campaign/TARGET.row. Fails when the target crashed or the merge failed.
+fuzz_one() {
+	local t=$1 secs=$2 dir log seed start took rc crashes n0 b0 n1 b1 cov0 ft0 cov ft failed=0
+	dir=build-fuzz/campaign/$t
+	log=$dir.log
+	rm -rf "$dir"
+	mkdir -p "$dir/corpus" "tests/fuzz/corpus/$t"
+	read -r n0 b0 <<<"$(corpus_size "tests/fuzz/corpus/$t")"
+	seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 4294967295 + 1 ))
+	echo "[#] $t for ${secs}s (seed $seed)"
+	start=$SECONDS
+	rc=0
+	"build-fuzz/tests/$t" -max_total_time="$secs" -seed="$seed" -print_final_stats=1 \
+		-artifact_prefix="$dir/" "$dir/corpus" "tests/fuzz/corpus/$t" 2>"$log" || rc=$?
+	took=$((SECONDS - start))
+	crashes=$(find "$dir" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' \
+		-o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+	if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
+		echo "[!] $t failed (exit $rc): see $log"
+		[ "$crashes" -ne 0 ] || crashes="exit $rc"
+		failed=1
+	fi
+	read -r cov0 ft0 <<<"$(cov_of "$log" first)"
+	read -r cov ft <<<"$(cov_of "$log" last)"
+	"build-fuzz/tests/$t" -merge=1 "tests/fuzz/corpus/$t" "$dir/corpus" \
+		>"$dir.merge.log" 2>&1 || { echo "[!] $t: merge failed: see $dir.merge.log"; failed=1; }
+	read -r n1 b1 <<<"$(corpus_size "tests/fuzz/corpus/$t")"
+	{
+		printf '| %s | %s' "$t" "$(final_stat "$log" number_of_executed_units)"
+		printf ' | %s | %s → %s' "$(final_stat "$log" average_exec_per_sec)" "${cov0:-?}" "${cov:-?}"
+		printf ' | %s → %s | %s (%s B) | %s (%s B) | %s | %s | %s |\n' "${ft0:-?}" "${ft:-?}" \
+			"$n0" "$b0" "$n1" "$b1" "$crashes" "$took" "$seed"
+	} >"$dir.row"
+	return $failed
+}
+
 campaign() {
-	local secs=$1 report=$2 t dir log seed start took rc crashes n0 b0 n1 b1 cov0 ft0 cov ft
-	local commit rows="" failed=0
+	local secs=$1 jobs=$2 report=$3 t commit failed=0 running=0
 	[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -gt 0 ] || usage
+	[[ $jobs =~ ^[0-9]+$ ]] && [ "$jobs" -gt 0 ] || usage
 	build
 	commit=$(git rev-parse --short HEAD)
 	git diff --quiet HEAD -- . ':!tests/fuzz/corpus' || commit="$commit (with local changes)"
-	mkdir -p "$(dirname "$report")"
+	mkdir -p "$(dirname "$report")" build-fuzz/campaign
+	rm -f build-fuzz/campaign/*.row
 	for t in $(all_targets); do
-		dir=build-fuzz/campaign/$t
-		log=$dir.log
-		rm -rf "$dir"
-		mkdir -p "$dir/corpus" "tests/fuzz/corpus/$t"
-		read -r n0 b0 <<<"$(corpus_size "tests/fuzz/corpus/$t")"
-		seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 4294967295 + 1 ))
-		echo "[#] $t for ${secs}s (seed $seed)"
-		start=$SECONDS
-		rc=0
-		"build-fuzz/tests/$t" -max_total_time="$secs" -seed="$seed" -print_final_stats=1 \
-			-artifact_prefix="$dir/" "$dir/corpus" "tests/fuzz/corpus/$t" 2>"$log" || rc=$?
-		took=$((SECONDS - start))
-		crashes=$(find "$dir" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' \
-			-o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-		if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
-			echo "[!] $t failed (exit $rc): see $log"
-			[ "$crashes" -ne 0 ] || crashes="exit $rc"
-			failed=1
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n || failed=1
+			running=$((running - 1))
 		fi
-		read -r cov0 ft0 <<<"$(cov_of "$log" first)"
-		read -r cov ft <<<"$(cov_of "$log" last)"
-		"build-fuzz/tests/$t" -merge=1 "tests/fuzz/corpus/$t" "$dir/corpus" \
-			>"$dir.merge.log" 2>&1 || { echo "[!] $t: merge failed: see $dir.merge.log"; failed=1; }
-		read -r n1 b1 <<<"$(corpus_size "tests/fuzz/corpus/$t")"
-		rows+="| $t | $(final_stat "$log" number_of_executed_units)"
-		rows+=" | $(final_stat "$log" average_exec_per_sec) | ${cov0:-?} → ${cov:-?}"
-		rows+=" | ${ft0:-?} → ${ft:-?} | $n0 ($b0 B) | $n1 ($b1 B) | $crashes | $took | $seed |"$'\n'
+		fuzz_one "$t" "$secs" &
+		running=$((running + 1))
+	done
+	while [ "$running" -gt 0 ]; do
+		wait -n || failed=1
+		running=$((running - 1))
 	done
 	{
 		echo "# Fuzz campaign, $(date -u +%Y-%m-%d)"
 		echo
-		echo "- command: \`tools/fuzz.sh --all $secs\` ($secs s per target)"
+		echo "- command: \`tools/fuzz.sh --all $secs --jobs $jobs\` ($secs s per target, $jobs at a time)"
 		echo "- commit: $commit"
 		echo "- machine: $(nproc) CPUs, $(clang --version | head -n 1), ASan + UBSan"
 		echo
@@ -107,20 +129,26 @@ campaign() {
 		echo
 		echo "| target | executions | exec/s | cov | ft | corpus before | corpus after | crashes | seconds | seed |"
 		echo "|---|---|---|---|---|---|---|---|---|---|"
-		printf '%s' "$rows"
+		for t in $(all_targets); do
+			cat "build-fuzz/campaign/$t.row" 2>/dev/null || echo "| $t | (no result) |||||||||"
+		done
 	} >"$report"
 	echo "[#] report: $report"
 	return $failed
 }
 
 if [ "${1:-}" = --all ]; then
-	[ $# -eq 2 ] || [ $# -eq 4 ] || usage
-	report=doc/fuzz/$(date -u +%Y-%m-%d)-campaign.md
-	if [ $# -eq 4 ]; then
-		[ "$3" = --report ] || usage
-		report=$4
-	fi
-	campaign "$2" "$report"
+	[ $# -ge 2 ] || usage
+	secs=$2 jobs=1 report=doc/fuzz/$(date -u +%Y-%m-%d)-campaign.md
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+		--report) [ $# -ge 2 ] || usage; report=$2; shift 2 ;;
+		*) usage ;;
+		esac
+	done
+	campaign "$secs" "$jobs" "$report"
 	exit
 fi
 
