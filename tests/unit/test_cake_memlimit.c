@@ -108,20 +108,30 @@ Test(cake_memlimit, flood_pays_for_overflow)
 	h_free_all(h);
 }
 
-/* The per-packet memory charge counts: wire_len plus the configured overhead. */
-Test(cake_memlimit, charge_includes_buffer_overhead)
+/* An instance of *h's parameters that charges a packet without a truesize its wire_len
+ * plus 512 bytes. */
+static struct cake *with_overhead_512(struct harness **h)
 {
-	struct harness *h = h_new(NULL, 16, 1);
 	struct cake_params p;
-	struct cake_pkt pk[3];
 	struct cake *q;
-	int i;
 
-	cr_assert_not_null(h);
-	p = h->params;
+	*h = h_new(NULL, 16, 1);
+	cr_assert_not_null(*h);
+	p = (*h)->params;
 	p.pkt_mem_overhead_bytes = 512;
 	q = cake_new(&p, NULL, 0);
 	cr_assert_not_null(q);
+	return q;
+}
+
+/* The per-packet memory charge counts: wire_len plus the configured overhead. */
+Test(cake_memlimit, charge_includes_buffer_overhead)
+{
+	struct harness *h;
+	struct cake_pkt pk[3];
+	struct cake *q = with_overhead_512(&h);
+	int i;
+
 	memset(pk, 0, sizeof(pk));
 	for (i = 0; i < 3; i++) {
 		pk[i].wire_len = 100 * (uint32_t)(i + 1);
@@ -283,16 +293,10 @@ Test(cake_memlimit, no_split_gso_flood_charged_by_truesize)
 /* A stated truesize replaces the estimate; a packet without one still gets it. */
 Test(cake_memlimit, truesize_replaces_estimate)
 {
-	struct harness *h = h_new(NULL, 16, 1);
-	struct cake_params p;
+	struct harness *h;
 	struct cake_pkt pk[2];
-	struct cake *q;
+	struct cake *q = with_overhead_512(&h);
 
-	cr_assert_not_null(h);
-	p = h->params;
-	p.pkt_mem_overhead_bytes = 512;
-	q = cake_new(&p, NULL, 0);
-	cr_assert_not_null(q);
 	memset(pk, 0, sizeof(pk));
 	pk[0].wire_len = 64;
 	pk[0].truesize = SMALL_BUF_TRUESIZE;
