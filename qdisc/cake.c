@@ -265,6 +265,17 @@ int cake_configure(struct cake *q, const struct cake_options *opts, uint64_t now
 	return 0;
 }
 
+void cake_set_mtu(struct cake *q, uint32_t mtu_bytes)
+{
+	q->mtu = mtu_bytes ? mtu_bytes : CAKE_DEFAULT_MTU_BYTES;
+	reconfigure(q);
+}
+
+uint32_t cake_mtu(const struct cake *q)
+{
+	return q->mtu;
+}
+
 struct cake *cake_new(const struct cake_params *params, const struct cake_options *opts,
 		      uint64_t now_ns)
 {

@@ -148,8 +148,9 @@ struct cake_ops {
  * @pkt_limit:   tc's `limit`; memory is capped at pkt_limit * mtu unless memlimit says
  *               more; 0 = CAKE_DEFAULT_PKT_LIMIT
  * @pkt_mem_overhead_bytes: charged per packet against the memory limit on top of its
- *               wire_len (the kernel charges skb->truesize; set this to the buffer's
- *               size beyond the packet, e.g. head/tailroom and metadata)
+ *               wire_len when the packet states no truesize (the kernel charges
+ *               skb->truesize; an owner that knows its buffers sets cake_pkt.truesize
+ *               instead, and this is only an estimate for those that do not)
  * @seed:        seeds the instance's random generator (BLUE, quantum dithering);
  *               pass random bits in production and a constant in tests
  */
@@ -192,6 +193,16 @@ void cake_free(struct cake *q);
  */
 int cake_configure(struct cake *q, const struct cake_options *opts,
 		   uint64_t now_ns) CAKE_MUST_CHECK;
+
+/*
+ * The link's MTU changed (the kernel's cake_reconfigure after psched_mtu changes):
+ * mtu_bytes replaces cake_params.mtu_bytes (0: CAKE_DEFAULT_MTU_BYTES), and what derives
+ * from it follows at once: each tin's mtu_time (so target at low rates) and the memory
+ * cap of pkt_limit * mtu. Queued packets stay queued.
+ */
+void cake_set_mtu(struct cake *q, uint32_t mtu_bytes);
+/* The MTU in force (cake_params.mtu_bytes or cake_set_mtu's). */
+uint32_t cake_mtu(const struct cake *q);
 
 /* The configuration in force, all fields present (autorate-ingress' rate included). */
 void cake_get_options(const struct cake *q, struct cake_options *out);

@@ -234,9 +234,12 @@ static inline int64_t cake_tdiff(uint64_t a, uint64_t b)
 	return (int64_t)(a - b);
 }
 
-/* Memory a queued packet is charged against the limit. */
+/* Memory a queued packet is charged against the limit: the buffer that holds it, as the
+ * owner states it, else an estimate from its size. */
 static inline uint64_t cake_truesize(const struct cake *q, const struct cake_pkt *pkt)
 {
+	if (pkt->truesize)
+		return pkt->truesize;
 	return (uint64_t)pkt->wire_len + q->pkt_mem_overhead;
 }
 

@@ -34,6 +34,9 @@ struct cake_pkt {
 	uint32_t wire_len;       /* bytes on the underlay as the caller counts them, per segment
 				  * for a GSO packet (sum over segments) */
 	uint32_t adj_len;        /* set by the qdisc: wire_len after overhead compensation */
+	uint32_t truesize;       /* bytes of memory that hold the packet (skb->truesize), charged
+				  * against the memory limit; 0: wire_len plus the instance's
+				  * pkt_mem_overhead_bytes */
 	uint64_t enqueue_ns;     /* set by the qdisc */
 	uint32_t flow_hash;      /* keyed hash of the 5-tuple (or what is available) */
 	uint32_t src_hash;       /* keyed hash of the source address */

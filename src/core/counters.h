@@ -63,6 +63,8 @@
 	X(UNDERLAY_RX_TRAINS, "underlay_rx_trains", "underlay_rx_trains", PACKETS, DATAPATH,       \
 	  DETAIL, NULL, "", " coalesced")                                                          \
 	WG_COUNTER_HIDDEN(X, UNDERLAY_TRUNCATED, "underlay_truncated", PACKETS)                    \
+	/* received datagrams longer than the MTU-sized buffers (a peer with a larger MTU) */     \
+	WG_COUNTER_HIDDEN(X, UNDERLAY_RX_LARGE, "underlay_rx_large", PACKETS)                      \
 	/* writes to the TUN device, the segments that joined another's write, and the ingress     \
 	 * releases held to a gulp's end */                                                        \
 	X(TUN_WRITES, "tun_writes", "tun_writes", EVENTS, DATAPATH, ITEM, "tun writes", "", "")    \
@@ -77,6 +79,12 @@
 	  " times")                                                                                \
 	X(SHAPER_LATE_NS, "shaper_late_ns", "shaper_late_ns", NS, DATAPATH, ATTACH, NULL, ", ",    \
 	  " ms forgiven")                                                                          \
+	/* control messages (handshake, cookie reply, keepalive) that found the socket full and    \
+	 * waited ahead of data, and those lost (their queue full, or a rebind) */                 \
+	X(UNDERLAY_CTL_QUEUED, "underlay_ctl_queued", "underlay_ctl_queued", PACKETS, DATAPATH,    \
+	  ITEM, "control messages", "", " waited for the socket")                                  \
+	X(UNDERLAY_CTL_DROPPED, "underlay_ctl_dropped", "underlay_ctl_dropped", PACKETS, DATAPATH, \
+	  ATTACH, NULL, ", ", " dropped")                                                          \
 	/* the socket held its byte limit and CAKE waited; of those stalls, the ones that ended    \
 	 * with the socket empty; learnt limits grown back; ENOBUFS from a qdisc below */          \
 	X(BACKPRESSURE_STALLS, "backpressure_stalls", "backpressure_stalls", EVENTS, BACKPRESSURE, \

@@ -162,6 +162,8 @@ void wg_device_set_mtu(struct wg_device *dev, uint32_t mtu)
 	dev->mtu = mtu;
 	wg_pktpool_resize(&dev->pool, mtu);
 	wg_egress_set_mtu(&dev->egress, mtu);
+	if (dev->ingress)
+		wg_egress_set_mtu(dev->ingress, mtu);
 }
 
 struct wg_pkt *wg_device_pkt_get(struct wg_device *dev, bool large)

@@ -148,13 +148,18 @@ static const struct cake_ops egress_ops = {
 	.split_gso = op_split_gso,
 };
 
+/* The largest wire_len at a tunnel MTU: CAKE's mtu (psched_mtu in the kernel). */
+static uint32_t cake_mtu_at(uint32_t mtu)
+{
+	return mtu + MESSAGE_OVERHEAD_IPV6_LEN;
+}
+
 int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns)
 {
 	struct cake_params params = {
 		.ops = &egress_ops,
 		.ctx = eg,
-		.mtu_bytes = dev->mtu + MESSAGE_OVERHEAD_IPV6_LEN,
-		.pkt_mem_overhead_bytes = sizeof(struct wg_pkt) + WG_PKT_HEADROOM + WG_PKT_TAILROOM,
+		.mtu_bytes = cake_mtu_at(dev->mtu),
 	};
 
 	memset(eg, 0, sizeof(*eg));
@@ -206,8 +211,7 @@ int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, si
 
 void wg_egress_set_mtu(struct wg_egress *eg, uint32_t mtu)
 {
-	(void)eg;
-	(void)mtu; /* CAKE's mtu_time follows wire sizes; the pool follows the MTU */
+	cake_set_mtu(eg->q, cake_mtu_at(mtu));
 }
 
 uint32_t wg_egress_host_hash(const struct wg_egress *eg, const void *data, size_t len)

@@ -52,6 +52,8 @@ void wg_egress_deinit(struct wg_egress *eg);
  * 0, or -EINVAL with a one-line message naming the bad word in err. */
 int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, size_t err_len,
 			uint64_t now_ns);
+/* The tunnel's MTU changed: CAKE's mtu (the tins' target at low rates, the packet-limit
+ * memory cap) follows, as the largest encapsulated size at that MTU. */
 void wg_egress_set_mtu(struct wg_egress *eg, uint32_t mtu);
 /* A keyed hash for CAKE's host tables. */
 uint32_t wg_egress_host_hash(const struct wg_egress *eg, const void *data, size_t len);

@@ -60,6 +60,12 @@ void wg_pktpool_deinit(struct wg_pktpool *pool)
 		free(p);
 }
 
+/* Bytes allocated for a buffer of cap: its metadata, the buffer, the cache-line rounding. */
+static size_t alloc_size(uint32_t cap)
+{
+	return (sizeof(struct wg_pkt) + cap + 63) & ~(size_t)63;
+}
+
 static void reset(struct wg_pkt *p)
 {
 	uint32_t cap = p->cap;
@@ -67,6 +73,7 @@ static void reset(struct wg_pkt *p)
 	memset(p, 0, offsetof(struct wg_pkt, buf));
 	p->cap = cap;
 	p->cp.data = p->buf + WG_PKT_HEADROOM;
+	p->cp.truesize = (uint32_t)alloc_size(cap);
 }
 
 struct wg_pkt *wg_pktpool_get(struct wg_pktpool *pool)
@@ -74,7 +81,7 @@ struct wg_pkt *wg_pktpool_get(struct wg_pktpool *pool)
 	struct wg_pkt *p = wg_pkt_list_pop(&pool->free);
 
 	if (!p) {
-		p = aligned_alloc(64, (sizeof(*p) + pool->cap + 63) & ~(size_t)63);
+		p = aligned_alloc(64, alloc_size(pool->cap));
 		if (!p)
 			return NULL;
 		p->cap = pool->cap;

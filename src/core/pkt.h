@@ -125,7 +125,9 @@ struct wg_pktpool {
 void wg_pktpool_init(struct wg_pktpool *pool, uint32_t payload, uint32_t max_free);
 /* Frees every pooled buffer; outstanding ones are the holders' to put back first. */
 void wg_pktpool_deinit(struct wg_pktpool *pool);
-/* A buffer with cp.data at the headroom and every field zeroed, or NULL if out of memory. */
+/* A buffer with cp.data at the headroom and every field zeroed but cp.truesize (the bytes
+ * allocated for it, which CAKE charges against its memory limit), or NULL if out of
+ * memory. */
 struct wg_pkt *wg_pktpool_get(struct wg_pktpool *pool);
 /* Returns a buffer; buffers of another capacity (after an MTU change) are freed. */
 void wg_pktpool_put(struct wg_pktpool *pool, struct wg_pkt *p);

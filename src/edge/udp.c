@@ -27,7 +27,7 @@
 
 struct wg_udp_scratch {
 	struct mmsghdr msgs[WG_UDP_BATCH_MAX];
-	struct iovec iov[WG_UDP_BATCH_MAX];
+	struct iovec iov[WG_UDP_BATCH_MAX][2]; /* receive: the buffer, then its spill area */
 	union wg_ipaddr_sockaddr names[WG_UDP_BATCH_MAX];
 	union {
 		struct cmsghdr align;
@@ -338,6 +338,12 @@ static void rx_fill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx
 
 int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, unsigned int n)
 {
+	return wg_udp_recv_spill(u, f, rx, n, NULL, 0);
+}
+
+int wg_udp_recv_spill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx,
+		      unsigned int n, uint8_t *spill, size_t spill_len)
+{
 	struct wg_udp_scratch *s = u->scratch;
 	unsigned int i;
 	int got;
@@ -347,14 +353,19 @@ int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, un
 	for (i = 0; i < n; i++) {
 		struct msghdr *mh = &s->msgs[i].msg_hdr;
 
-		s->iov[i].iov_base = rx[i].buf;
-		s->iov[i].iov_len = rx[i].cap;
+		s->iov[i][0].iov_base = rx[i].buf;
+		s->iov[i][0].iov_len = rx[i].cap;
 		memset(mh, 0, sizeof(*mh));
 		memset(&s->names[i], 0, sizeof(s->names[i]));
 		mh->msg_name = &s->names[i];
 		mh->msg_namelen = sizeof(s->names[i]);
-		mh->msg_iov = &s->iov[i];
+		mh->msg_iov = s->iov[i];
 		mh->msg_iovlen = 1;
+		if (spill) {
+			s->iov[i][1].iov_base = spill + (size_t)i * spill_len;
+			s->iov[i][1].iov_len = spill_len;
+			mh->msg_iovlen = 2;
+		}
 		mh->msg_control = s->cmsg[i].buf;
 		mh->msg_controllen = sizeof(s->cmsg[i].buf);
 	}
@@ -432,9 +443,9 @@ static void tx_build(struct wg_udp *u, unsigned int i, const struct wg_udp_tx *t
 		mh->msg_iov = (struct iovec *)tx->iov; /* sendmmsg only reads it */
 		mh->msg_iovlen = tx->iovcnt;
 	} else {
-		u->scratch->iov[i].iov_base = (void *)tx->buf;
-		u->scratch->iov[i].iov_len = tx->len;
-		mh->msg_iov = &u->scratch->iov[i];
+		u->scratch->iov[i][0].iov_base = (void *)tx->buf;
+		u->scratch->iov[i][0].iov_len = tx->len;
+		mh->msg_iov = u->scratch->iov[i];
 		mh->msg_iovlen = 1;
 	}
 	tx_control(u, i, tx, f);

@@ -70,7 +70,8 @@ struct wg_udp_rx {
 	struct wg_endpoint ep; /* the sender, and our address it wrote to (has_src) */
 	uint8_t tos;	       /* outer TOS / traffic class: DSCP and ECN */
 	uint16_t gro_size;     /* >0: GRO joined segments of this size into buf */
-	bool truncated;	       /* larger than cap: the tail is lost, drop it */
+	bool truncated;	       /* larger than cap (and the spill area, if any): the tail is
+				* lost, drop it */
 };
 
 /* One datagram (or, with gso_size, a train of equal datagrams) to send: buf and len, or,
@@ -146,6 +147,13 @@ enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep);
  * recvmmsg. Returns how many (0 when none are waiting) or -errno.
  */
 int wg_udp_recv(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, unsigned int n);
+/*
+ * wg_udp_recv, where a datagram longer than rx[i].cap goes on into rx[i]'s spill area,
+ * spill + i * spill_len (spill_len bytes): rx[i].len then exceeds cap, and the rest is
+ * there. Datagrams that fit cost nothing more. truncated: longer than both.
+ */
+int wg_udp_recv_spill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx,
+		      unsigned int n, uint8_t *spill, size_t spill_len);
 
 /*
  * Sends tx[0..n) in order, batching runs of one family into sendmmsg calls. The outcome

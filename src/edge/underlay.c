@@ -6,6 +6,7 @@
  * sockets close; when the socket is full it stays, in order, for the next flush.
  */
 #include "src/edge/underlay.h"
+#include "src/edge/underlay_priv.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,10 +14,6 @@
 
 #include "qdisc/ecn.h"
 #include "src/core/messages.h"
-
-enum {
-	HANDSHAKE_TOS = 0x88, /* AF41, as Linux marks handshakes */
-};
 
 /* The descriptors, port and mark the daemon reads, from the sockets now open. */
 static void sync_udp(struct wg_underlay *u)
@@ -125,6 +122,7 @@ static void put_pkts(struct wg_underlay *u, struct wg_underlay_batch *b, unsigne
 
 static void drop_batches(struct wg_underlay *u)
 {
+	wg_underlay_ctl_drop_all(u);
 	for (int f = 0; f < WG_UDP_FAMILIES; f++) {
 		put_pkts(u, &u->batch[f], 0, u->batch[f].n);
 		u->batch[f].n = 0;
@@ -202,7 +200,40 @@ static void rx_meta(struct wg_underlay *u, struct wg_pkt *pkt, const struct wg_u
 	u->stats.received++;
 }
 
-/* One datagram at a time, straight into the pool buffers. */
+/* The bytes a buffer holds from wg_pkt_msg on: the longest datagram it takes. */
+static size_t msg_room(const struct wg_pkt *pkt)
+{
+	return wg_pkt_room(pkt) + DATA_HEADROOM_LEN;
+}
+
+/*
+ * A datagram of len bytes is longer than the MTU-sized buffer in *slot (a peer whose MTU
+ * is larger than ours, as Linux and wireguard-go accept): a large buffer takes the
+ * buffer's place, and *slot goes back to the pool once the first `have` bytes it holds
+ * were copied over. false, *slot kept, when no large buffer is to be had.
+ */
+static bool rx_grow(struct wg_underlay *u, struct wg_pkt **slot, size_t len, size_t have)
+{
+	struct wg_pkt *big = wg_device_pkt_get(u->dev, true);
+
+	if (big && len > msg_room(big)) {
+		wg_device_pkt_put(u->dev, big);
+		big = NULL;
+	}
+	if (!big)
+		return false;
+	memcpy(wg_pkt_msg(big), wg_pkt_msg(*slot), have);
+	wg_device_pkt_put(u->dev, *slot);
+	*slot = big;
+	u->stats.rx_large++;
+	return true;
+}
+
+/*
+ * One datagram at a time, straight into the pool buffers. A datagram longer than its
+ * buffer goes on into the slot's area of the GRO buffers (unused without GRO), and is
+ * then moved into a large buffer: datagrams that fit cost nothing more.
+ */
 static int recv_direct(struct wg_underlay *u, enum wg_udp_family f, struct wg_pkt **pkts, int n)
 {
 	struct wg_udp_rx rx[WG_UNDERLAY_BATCH];
@@ -210,12 +241,22 @@ static int recv_direct(struct wg_underlay *u, enum wg_udp_family f, struct wg_pk
 
 	for (int i = 0; i < n; i++) {
 		rx[i].buf = wg_pkt_msg(pkts[i]);
-		rx[i].cap = wg_pkt_room(pkts[i]) + DATA_HEADROOM_LEN;
+		rx[i].cap = msg_room(pkts[i]);
 	}
-	got = wg_udp_recv(&u->udp, f, rx, (unsigned int)n);
+	got = wg_udp_recv_spill(&u->udp, f, rx, (unsigned int)n, u->rxq.bufs,
+				u->rxq.bufs ? WG_UNDERLAY_GRO_BYTES : 0);
 	for (int i = 0; i < got; i++) {
-		pkts[i]->msg_len = rx[i].truncated ? 0 : (uint32_t)rx[i].len;
-		rx_meta(u, pkts[i], &rx[i], rx[i].truncated);
+		bool truncated = rx[i].truncated;
+
+		if (!truncated && rx[i].len > rx[i].cap) {
+			truncated = !rx_grow(u, &pkts[i], rx[i].len, rx[i].cap);
+			if (!truncated)
+				memcpy(wg_pkt_msg(pkts[i]) + rx[i].cap,
+				       u->rxq.bufs + (size_t)i * WG_UNDERLAY_GRO_BYTES,
+				       rx[i].len - rx[i].cap);
+		}
+		pkts[i]->msg_len = truncated ? 0 : (uint32_t)rx[i].len;
+		rx_meta(u, pkts[i], &rx[i], truncated);
 	}
 	return got > 0 ? got : 0;
 }
@@ -230,8 +271,9 @@ static int rx_hand_out(struct wg_underlay *u, struct wg_pkt **pkts, int n)
 		const struct wg_udp_rx *rx = &q->rx[q->next];
 		size_t seg = rx->gro_size ? rx->gro_size : rx->len;
 		size_t len = WG_MIN(seg, rx->len - q->off);
+		bool truncated = rx->truncated ||
+				 (len > msg_room(pkts[k]) && !rx_grow(u, &pkts[k], len, 0));
 		struct wg_pkt *pkt = pkts[k++];
-		bool truncated = rx->truncated || len > wg_pkt_room(pkt) + DATA_HEADROOM_LEN;
 
 		pkt->msg_len = truncated ? 0 : (uint32_t)len;
 		if (!truncated)
@@ -415,6 +457,8 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 	unsigned int done = 0;
 	bool trains = true;
 
+	if (wg_underlay_ctl_flush(u, f))
+		return -EAGAIN; /* no data goes before the control messages that wait */
 	while (done < b->n) {
 		unsigned int ntx = build_tx(u, f, done, trains, tx, iov, counts), went = 0;
 		enum wg_udp_send_outcome o = wg_udp_send(&u->udp, tx, ntx, &res);
@@ -468,7 +512,7 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 
 static int flush_family(struct wg_underlay *u, enum wg_udp_family f)
 {
-	return u->batch[f].n || u->gate[f].starved ? flush_batch(u, f) : 0;
+	return u->batch[f].n || u->gate[f].starved || u->ctlq[f].n ? flush_batch(u, f) : 0;
 }
 
 int wg_underlay_flush(struct wg_underlay *u)
@@ -533,22 +577,6 @@ int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struc
 	return 0;
 }
 
-void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, const uint8_t *msg,
-			  size_t len)
-{
-	struct wg_endpoint to = *ep; /* udp.c may clear a source that is gone */
-	struct wg_udp_tx tx = {
-		.buf = msg,
-		.len = len,
-		.ep = &to,
-		.tos = len && msg[0] == MESSAGE_DATA ? 0 : HANDSHAKE_TOS,
-	};
-	struct wg_udp_send_result res;
-
-	if (len)
-		(void)wg_udp_send(&u->udp, &tx, 1, &res);
-}
-
 int wg_underlay_blocked_fd(const struct wg_underlay *u)
 {
 	if (u->blocked_fd >= 0)
@@ -607,6 +635,9 @@ void wg_underlay_report(const struct wg_underlay *u, struct wg_device_ext *ext)
 	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_RECEIVED, u->stats.received);
 	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_RX_TRAINS, u->stats.rx_trains);
 	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_TRUNCATED, u->stats.truncated);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_RX_LARGE, u->stats.rx_large);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_CTL_QUEUED, u->stats.ctl_queued);
+	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_CTL_DROPPED, u->stats.ctl_dropped);
 	wg_device_counters_set(c, WG_COUNTER_BACKPRESSURE_STALLS, pushback.stalls);
 	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_STARVED, pushback.starved);
 	wg_device_counters_set(c, WG_COUNTER_UNDERLAY_REGROWN, pushback.regrown);

@@ -28,6 +28,19 @@
  * since, has room for it; when it has none, the socket stalls until the kernel signals
  * it drained to half (wg_underlay_writable), and the backlog waits in CAKE. Control
  * messages are not limited.
+ *
+ * Control messages (handshake, cookie reply, keepalive) never wait behind data and are
+ * never lost to a full socket: each goes out at once, and when the kernel answers EAGAIN
+ * (or ENOBUFS) it waits in a bounded per-family queue that the next send round, on
+ * writability, empties before it sends any data message of that family. Only a full
+ * queue, a rebind or close, or the kernel refusing a message loses one, and each loss is
+ * counted (src/core/counters.h: underlay_ctl_dropped, underlay_send_errors).
+ *
+ * Datagrams longer than the MTU-sized receive buffers (a peer whose MTU is larger than
+ * ours, or a jumbo underlay) arrive whole, in a large buffer that takes the small one's
+ * place: with UDP GRO they are cut from the 64 KiB receive buffers anyway, and without
+ * it a datagram that does not fit its buffer goes on into a spill area (the unused GRO
+ * buffers). Datagrams that fit cost nothing more.
  */
 #ifndef CAKEWG_SRC_EDGE_UNDERLAY_H
 #define CAKEWG_SRC_EDGE_UNDERLAY_H
@@ -37,6 +50,7 @@
 
 #include "src/core/bql.h"
 #include "src/core/device.h"
+#include "src/core/messages.h"
 #include "src/edge/udp.h"
 
 enum wg_underlay_limits {
@@ -46,6 +60,10 @@ enum wg_underlay_limits {
 	WG_UNDERLAY_SKB_COST = 1024,
 	/* A coalesced receive (UDP GRO) is at most one IP datagram. */
 	WG_UNDERLAY_GRO_BYTES = 65535,
+	/* Control messages waiting for one family's full socket, at most. */
+	WG_UNDERLAY_CTL_QUEUE = 256,
+	/* The longest control message: a handshake initiation. */
+	WG_UNDERLAY_CTL_MAX_LEN = MESSAGE_HANDSHAKE_INITIATION_LEN,
 	/* The largest train: the most a UDP datagram may carry over IPv4 (65535 less the
 	 * IPv4 and UDP headers); IPv6 allows a little more. */
 	WG_UNDERLAY_TRAIN_MAX_BYTES = 65535 - 20 - 8,
@@ -83,8 +101,25 @@ struct wg_underlay_rx {
 	int fd;		   /* the socket they came from */
 };
 
+/* One control message waiting for its socket. */
+struct wg_underlay_ctl_msg {
+	struct wg_endpoint ep; /* udp.c may clear a source */
+	uint16_t len;
+	uint8_t tos;
+	uint8_t msg[WG_UNDERLAY_CTL_MAX_LEN];
+};
+
+/* One family's waiting control messages, oldest first, from head (a ring). */
+struct wg_underlay_ctlq {
+	struct wg_underlay_ctl_msg m[WG_UNDERLAY_CTL_QUEUE];
+	unsigned int head, n;
+};
+
 struct wg_underlay_stats {
 	uint64_t sent, send_errors, blocked, received, truncated;
+	uint64_t rx_large;	/* received datagrams longer than the MTU-sized buffers */
+	uint64_t ctl_queued;	/* control messages that found the socket full and waited */
+	uint64_t ctl_dropped;	/* control messages lost: queue full, rebind or close */
 	uint64_t rx_trains;	/* received datagrams that the kernel had coalesced (GRO) */
 	uint64_t sndbuf_errors; /* the kernel refused a send buffer size */
 	uint64_t trains;	/* sends that carried several messages (UDP GSO) */
@@ -113,6 +148,7 @@ struct wg_underlay {
 	uint64_t now_ns; /* of the send round */
 	uint32_t limit_setting; /* 0: learnt, WG_UNDERLAY_LIMIT_OFF, or fixed bytes */
 	struct wg_underlay_batch batch[WG_UDP_FAMILIES];
+	struct wg_underlay_ctlq ctlq[WG_UDP_FAMILIES];
 	struct wg_underlay_gate gate[WG_UDP_FAMILIES];
 	struct wg_underlay_rx rxq;
 	struct wg_underlay_stats stats;
@@ -131,8 +167,10 @@ int wg_underlay_rebind(struct wg_underlay *u, uint16_t port);
 int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark);
 
 /* Receives up to n datagrams from fd into pkts (at wg_pkt_msg, msg_len set, src set).
- * Returns how many, 0 when none. A truncated datagram gets msg_len 0. With UDP GRO, the
- * datagrams of a coalesced receive that did not fit stay for the next call on fd. */
+ * Returns how many, 0 when none. A datagram longer than its buffer comes in a large
+ * buffer that replaces pkts[i] (the small one goes back to the pool); only when none can
+ * be had is it truncated, counted, with msg_len 0. With UDP GRO, the datagrams of a
+ * coalesced receive that did not fit stay for the next call on fd. */
 int wg_underlay_recv(struct wg_underlay *u, int fd, struct wg_pkt **pkts, int n);
 /* The socket whose coalesced datagrams wait for wg_underlay_recv, or -1. */
 int wg_underlay_rx_pending(const struct wg_underlay *u);
@@ -142,9 +180,12 @@ void wg_underlay_begin(struct wg_underlay *u, uint64_t now_ns);
 /* Takes pkt into the send batch: 0, or -EAGAIN when the socket has no room for it or the
  * batch is full and the socket cannot take more (pkt stays with the caller). */
 int wg_underlay_queue(struct wg_underlay *u, const struct wg_endpoint *ep, struct wg_pkt *pkt);
-/* Sends the batches: 0 when empty, -EAGAIN when the socket is full (the rest waits). */
+/* Sends the waiting control messages, then the batches: 0 when all went, -EAGAIN when
+ * a socket is full (the rest waits). */
 int wg_underlay_flush(struct wg_underlay *u);
-/* Sends one control message now (best effort). */
+/* Sends one control message (up to WG_UNDERLAY_CTL_MAX_LEN bytes) ahead of any data: now,
+ * or, when the socket is full or others wait, from the family's control queue at the
+ * next flush (wg_underlay_blocked_fd then names the socket to wait on). */
 void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, const uint8_t *msg,
 			  size_t len);
 /* The socket to wait on for writability after -EAGAIN. */

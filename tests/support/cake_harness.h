@@ -51,6 +51,7 @@ struct h_src {
 	uint32_t flow_hash, src_hash, dst_hash, mark;
 	uint8_t dscp, ecn;
 	uint32_t wire_len;
+	uint32_t truesize; /* the buffer each packet stands for (0: none stated) */
 	uint16_t gso_segs, gso_size;
 	/* greedy */
 	uint32_t depth;
@@ -94,6 +95,7 @@ struct harness {
 	uint64_t drops[H_DROP_REASONS];
 	uint64_t marks, washes;
 	uint64_t mem_violations;
+	uint64_t held_truesize, held_truesize_max; /* summed over the packets CAKE holds */
 	uint64_t pool_exhausted;
 	uint64_t enqueued, delivered;
 	int last_overlimit_victim; /* source of the last memory-limit drop */
@@ -137,6 +139,7 @@ static inline void h_op_drop(void *ctx, struct cake_pkt *p, enum cake_drop_reaso
 	}
 	s->queued--;
 	s->queued_bytes -= p->wire_len;
+	h->held_truesize -= p->truesize;
 	h->drops[reason]++;
 	if (h_measuring(h)) {
 		s->drop_pkts[reason]++;
@@ -282,12 +285,16 @@ static inline bool h_send(struct harness *h, int si)
 	p->ecn = s->ecn;
 	p->gso_segs = s->gso_segs;
 	p->gso_size = s->gso_segs > 1 ? s->gso_size : 0;
+	p->truesize = s->truesize;
 	s->queued += 1;
 	s->queued_bytes += p->wire_len;
 	if (h_measuring(h))
 		s->offered_pkts++;
 	h->enqueued++;
+	h->held_truesize += p->truesize;
 	cake_enqueue(h->q, p, h->now);
+	if (h->held_truesize > h->held_truesize_max)
+		h->held_truesize_max = h->held_truesize;
 	if (cake_memory_used(h->q) > cake_memory_limit(h->q))
 		h->mem_violations++;
 	return true;
@@ -355,6 +362,7 @@ static inline void h_deliver(struct harness *h, struct cake_pkt *p)
 
 	s->queued--;
 	s->queued_bytes -= p->wire_len;
+	h->held_truesize -= p->truesize;
 	h->delivered++;
 	if (h_measuring(h)) {
 		if (!s->sent_pkts)

@@ -108,20 +108,30 @@ Test(cake_memlimit, flood_pays_for_overflow)
 	h_free_all(h);
 }
 
-/* The per-packet memory charge counts: wire_len plus the configured overhead. */
-Test(cake_memlimit, charge_includes_buffer_overhead)
+/* An instance of *h's parameters that charges a packet without a truesize its wire_len
+ * plus 512 bytes. */
+static struct cake *with_overhead_512(struct harness **h)
 {
-	struct harness *h = h_new(NULL, 16, 1);
 	struct cake_params p;
-	struct cake_pkt pk[3];
 	struct cake *q;
-	int i;
 
-	cr_assert_not_null(h);
-	p = h->params;
+	*h = h_new(NULL, 16, 1);
+	cr_assert_not_null(*h);
+	p = (*h)->params;
 	p.pkt_mem_overhead_bytes = 512;
 	q = cake_new(&p, NULL, 0);
 	cr_assert_not_null(q);
+	return q;
+}
+
+/* The per-packet memory charge counts: wire_len plus the configured overhead. */
+Test(cake_memlimit, charge_includes_buffer_overhead)
+{
+	struct harness *h;
+	struct cake_pkt pk[3];
+	struct cake *q = with_overhead_512(&h);
+	int i;
+
 	memset(pk, 0, sizeof(pk));
 	for (i = 0; i < 3; i++) {
 		pk[i].wire_len = 100 * (uint32_t)(i + 1);
@@ -229,4 +239,75 @@ Test(cake_memlimit, free_and_reset_hand_everything_back)
 		(void)cake_enqueue(q, &pk[i], 0);
 	cake_free(q);
 	cr_assert_eq(g_flushed, 27);
+}
+
+/* What the device's small and large buffers take (src/core/pkt.c's allocation, rounded): a
+ * 64-byte packet in the first, a 64 KiB super-packet in the second. */
+enum {
+	SMALL_BUF_TRUESIZE = 1792,
+	LARGE_BUF_TRUESIZE = 65536 + 256,
+	TRUESIZE_MEMLIMIT = 1 << 20,
+};
+
+/* A source floods at 20x the link: what CAKE holds, summed by the truesize the packets
+ * state (not by CAKE's own count), never exceeds the memory limit. */
+static void flood_within_memlimit(uint32_t wire_len, uint16_t segs, uint32_t truesize)
+{
+	struct cake_options o = h_opts_rate(H_MBIT(10));
+	struct cake_stats st;
+	struct harness *h;
+	int s;
+
+	o.present |= CAKE_OPT_MEMLIMIT | CAKE_OPT_SPLIT_GSO;
+	o.memlimit_bytes = TRUESIZE_MEMLIMIT;
+	o.split_gso = false;
+	h = h_new(&o, 16384, 41);
+	cr_assert_not_null(h);
+	s = h_add_rate(h, wire_len * segs, H_MBIT(10) * 20);
+	h->src[s].wire_len = wire_len;
+	h->src[s].gso_segs = segs;
+	h->src[s].gso_size = (uint16_t)(segs > 1 ? wire_len - 60 : 0);
+	h->src[s].truesize = truesize;
+	h_run(h, h->now + MS(2000));
+	cake_get_stats(h->q, &st);
+	cr_assert_gt(h->drops[CAKE_DROP_OVERLIMIT], 100);
+	cr_assert_eq(h->pool_exhausted, 0);
+	cr_assert_leq(h->held_truesize_max, TRUESIZE_MEMLIMIT);
+	/* the limit is used, not bypassed: it fills to within one buffer */
+	cr_assert_geq(h->held_truesize_max + truesize, TRUESIZE_MEMLIMIT);
+	cr_assert_eq(st.memory_in_use, h->held_truesize);
+	cr_assert_leq(st.memory_used, TRUESIZE_MEMLIMIT + truesize);
+	h_free_all(h);
+}
+
+Test(cake_memlimit, small_packet_flood_charged_by_truesize)
+{
+	flood_within_memlimit(64, 1, SMALL_BUF_TRUESIZE);
+}
+
+Test(cake_memlimit, no_split_gso_flood_charged_by_truesize)
+{
+	flood_within_memlimit(1400, 45, LARGE_BUF_TRUESIZE);
+}
+
+/* A stated truesize replaces the estimate; a packet without one still gets it. */
+Test(cake_memlimit, truesize_replaces_estimate)
+{
+	struct harness *h;
+	struct cake_pkt pk[2];
+	struct cake *q = with_overhead_512(&h);
+
+	memset(pk, 0, sizeof(pk));
+	pk[0].wire_len = 64;
+	pk[0].truesize = SMALL_BUF_TRUESIZE;
+	pk[1].wire_len = 100;
+	pk[0].gso_segs = pk[1].gso_segs = 1;
+	cr_assert_eq(cake_enqueue(q, &pk[0], 0), CAKE_ENQ_QUEUED);
+	cr_assert_eq(cake_memory_used(q), SMALL_BUF_TRUESIZE);
+	cr_assert_eq(cake_enqueue(q, &pk[1], 0), CAKE_ENQ_QUEUED);
+	cr_assert_eq(cake_memory_used(q), SMALL_BUF_TRUESIZE + 100 + 512);
+	cr_assert_eq(cake_dequeue(q, 0, NULL), &pk[0]);
+	cr_assert_eq(cake_memory_used(q), 100 + 512);
+	cake_free(q);
+	h_free_all(h);
 }

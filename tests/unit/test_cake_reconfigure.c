@@ -318,3 +318,35 @@ Test(cake_reconfigure, overhead_resets_size_stats)
 	cr_assert_eq(st.max_network_size, 0);
 	cake_free(q);
 }
+
+/* The target at a low rate (1.5 MTU times) and the packet-limit memory cap follow a new
+ * MTU, and the packets already queued stay. */
+Test(cake_reconfigure, mtu_change_reaches_target_and_memory_cap)
+{
+	struct cake_options o = h_opts_rate(H_MBIT(1)), unlimited = h_opts_rate(0);
+	struct cake_stats st;
+	struct cake *q;
+	uint64_t t = 0;
+
+	o.present |= CAKE_OPT_DIFFSERV;
+	o.diffserv = CAKE_DIFFSERV_BESTEFFORT;
+	q = fill(&o);
+	cr_assert_eq(cake_mtu(q), CAKE_DEFAULT_MTU_BYTES);
+	cake_get_stats(q, &st);
+	cr_assert_eq(st.tins[0].target_us, 18000); /* 1500 bytes at 1 Mbit/s: 12 ms */
+	cake_set_mtu(q, 9000);
+	cr_assert_eq(cake_mtu(q), 9000);
+	cake_get_stats(q, &st);
+	cr_assert_eq(st.tins[0].target_us, 108000);
+	cr_assert_eq(cake_backlog_packets(q), NPKT);
+	cake_set_mtu(q, 1280);
+	cake_get_stats(q, &st);
+	cr_assert_eq(st.tins[0].target_us, 15360);
+	cr_assert_eq(cake_configure(q, &unlimited, 0), 0);
+	cr_assert_eq(cake_memory_limit(q), CAKE_DEFAULT_PKT_LIMIT * 1280);
+	cake_set_mtu(q, 9000);
+	cr_assert_eq(cake_memory_limit(q), CAKE_DEFAULT_PKT_LIMIT * 9000);
+	cr_assert_eq(drain(q, &t), NPKT);
+	cr_assert_eq(g.order_errors, 0);
+	cake_free(q);
+}

@@ -139,7 +139,8 @@ static void fill_all(struct chain *c)
 		{WG_COUNTER_INGRESS_GULPS, 11975},	{WG_COUNTER_SHAPER_LATE, 3},
 		{WG_COUNTER_SHAPER_LATE_NS, 41250000},	{WG_COUNTER_BACKPRESSURE_STALLS, 27579},
 		{WG_COUNTER_UNDERLAY_STARVED, 12},	{WG_COUNTER_UNDERLAY_REGROWN, 3},
-		{WG_COUNTER_UNDERLAY_OVERFLOWS, 0},
+		{WG_COUNTER_UNDERLAY_OVERFLOWS, 0},	{WG_COUNTER_UNDERLAY_CTL_QUEUED, 42},
+		{WG_COUNTER_UNDERLAY_CTL_DROPPED, 0},
 	};
 
 	memset(c, 0, sizeof(*c));
@@ -268,7 +269,8 @@ Test(counters, show_text_of_every_counter)
 			 "  underlay: 274764 datagrams sent in 61567 trains, 313526 received "
 			 "(291371 coalesced)\n"
 			 "  tun writes: 171229 (141960 segments joined, 11975 ingress gulps)\n"
-			 "  shaper late: 3 times, 41.250 ms forgiven\n"),
+			 "  shaper late: 3 times, 41.250 ms forgiven\n"
+			 "  control messages: 42 waited for the socket, 0 dropped\n"),
 		  "%s", text);
 	cr_assert(strstr(text, "\n  allowed ips: (none)\n  egress drops: 1500\n"
 			       "  staged drops: 1534\n"),
@@ -299,7 +301,8 @@ Test(counters, missing_counters_are_left_out)
 		 "  backpressure stalls: 27579 (3 regrown, 0 overflows)\n"},
 		/* without its item, a line's details go too */
 		{WG_COUNTER_SHAPER_LATE, "  tun writes: 171229 (141960 segments joined, 11975 "
-					 "ingress gulps)\n\npeer: "},
+					 "ingress gulps)\n  control messages: "},
+		{WG_COUNTER_UNDERLAY_CTL_DROPPED, "  control messages: 42 waited for the socket\n"},
 		{WG_COUNTER_BACKPRESSURE_STALLS, "interface: wgtest\n  underlay: "},
 	};
 	const struct wg_counter_def *defs;

@@ -289,3 +289,28 @@ Test(device, ingress_releases_bulk_in_gulps_and_sparse_at_once)
 	cr_assert_eq(next, UINT64_MAX);
 	cr_assert_eq(B.dev.ingress->stats.gulps, 2, "nothing left to gulp");
 }
+
+/* A new MTU reaches both CAKE instances (their largest encapsulated size), and packet
+ * buffers state the memory that holds them. */
+Test(device, mtu_change_reaches_egress_and_ingress_cake)
+{
+	struct wg_pkt *p;
+	char err[128];
+
+	cr_assert_eq(wg_device_set_cake(&B.dev, true, "bandwidth 100mbit ingress", err, sizeof(err),
+					now),
+		     0, "%s", err);
+	cr_assert_eq(cake_mtu(B.dev.egress.q), B.dev.mtu + MESSAGE_OVERHEAD_IPV6_LEN);
+	cr_assert_eq(cake_mtu(B.dev.ingress->q), B.dev.mtu + MESSAGE_OVERHEAD_IPV6_LEN);
+	wg_device_set_mtu(&B.dev, 8920);
+	cr_assert_eq(cake_mtu(B.dev.egress.q), 8920 + MESSAGE_OVERHEAD_IPV6_LEN);
+	cr_assert_eq(cake_mtu(B.dev.ingress->q), 8920 + MESSAGE_OVERHEAD_IPV6_LEN);
+	p = wg_device_pkt_get(&B.dev, false);
+	cr_assert_not_null(p);
+	cr_assert_geq(p->cp.truesize, sizeof(*p) + p->cap);
+	cr_assert_geq(p->cap, 8920);
+	wg_device_pkt_put(&B.dev, p);
+	wg_device_set_mtu(&B.dev, 1280);
+	cr_assert_eq(cake_mtu(B.dev.egress.q), 1280 + MESSAGE_OVERHEAD_IPV6_LEN);
+	cr_assert_eq(cake_mtu(B.dev.ingress->q), 1280 + MESSAGE_OVERHEAD_IPV6_LEN);
+}

@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,10 @@
 #include "src/edge/netlink.h"
 #include "tests/support/det_rng.h"
 #include "tests/support/netns.h"
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
 
 enum {
 	WAIT_MS = 5000, /* upper bound for the kernel to deliver what is already sent */
@@ -583,6 +588,86 @@ Test(underlay, backpressure_off_leaves_the_queue_below)
 	backpressure(WG_UDP_V6, WG_UNDERLAY_LIMIT_OFF);
 }
 
+/*
+ * Control messages meet a full socket (a slow tbf on lo holds what was sent): they wait in
+ * the bounded queue, no data message goes while they do, and on writability every one
+ * that the queue held arrives; those beyond its bound are counted, not silently lost.
+ */
+Test(underlay, control_messages_wait_ahead_of_data)
+{
+	enum { FILL_LEN = 1200, N_CTL = WG_UNDERLAY_CTL_QUEUE + 40 };
+	static uint8_t in[WG_UDP_BATCH_MAX][RX_MAX];
+	struct wg_udp_rx rx[WG_UDP_BATCH_MAX];
+	struct wg_underlay a;
+	struct wg_udp b;
+	struct wg_udp_config cfg = {0};
+	struct wg_endpoint to_b;
+	uint8_t fill[FILL_LEN] = {MESSAGE_DATA}, msg[MESSAGE_HANDSHAKE_INITIATION_LEN] = {0};
+	struct wg_udp_tx tx = {.buf = fill, .len = sizeof(fill), .ep = &to_b};
+	struct wg_udp_send_result res;
+	uint32_t fills = 0, ctl_got = 0, data_got = 0, want_ctl;
+	struct wg_pkt *pkt = data_pkt(7, 200, 0);
+
+	if (system("tc qdisc add dev lo root tbf rate 1mbit burst 3000 limit 8000000") != 0)
+		cr_skip_test("needs tc with tbf");
+	open_underlay(&a, 0);
+	cr_assert_eq(wg_underlay_set_limit(&a, WG_BQL_MIN_BYTES), 0);
+	cr_assert_eq(wg_udp_open(&b, &cfg), 0);
+	to_b = endpoint(AF_INET, "127.0.0.1", b.port);
+	while (wg_udp_send(&a.udp, &tx, 1, &res) == WG_UDP_SENT_ALL)
+		fills++;
+	cr_assert_eq(res.err, -EAGAIN, "the socket is full");
+	msg[0] = MESSAGE_HANDSHAKE_INITIATION;
+	for (uint32_t i = 0; i < N_CTL; i++) {
+		memcpy(msg + 4, &i, sizeof(i));
+		wg_underlay_send_now(&a, &to_b, msg, sizeof(msg));
+	}
+	cr_assert_gt(a.stats.ctl_queued, 0);
+	cr_assert_gt(a.stats.ctl_dropped, 0, "the queue is bounded");
+	cr_assert_leq(a.ctlq[WG_UDP_V4].n, WG_UNDERLAY_CTL_QUEUE);
+	cr_assert_eq(wg_underlay_blocked_fd(&a), a.fd4);
+	want_ctl = N_CTL - (uint32_t)a.stats.ctl_dropped;
+	wg_underlay_begin(&a, mono_ns());
+	for (bool queued = false;;) {
+		int r;
+
+		if (!queued) /* the daemon's way: CAKE keeps it while the socket has no room */
+			queued = wg_underlay_queue(&a, &to_b, pkt) == 0;
+		r = wg_underlay_flush(&a);
+		if (a.ctlq[WG_UDP_V4].n)
+			cr_assert_eq(a.stats.sent, 0, "data went before a waiting control message");
+		if (queued && r == 0)
+			break;
+		wait_writable(&a, WG_UDP_V4);
+	}
+	cr_assert_eq(a.ctlq[WG_UDP_V4].n, 0);
+	cr_assert_eq(a.stats.sent, 1);
+	cr_assert_eq(dev.pool.outstanding, 0);
+	while (ctl_got + data_got < want_ctl + fills + 1) {
+		int n;
+
+		for (int i = 0; i < WG_UDP_BATCH_MAX; i++)
+			rx[i] = (struct wg_udp_rx){.buf = in[i], .cap = sizeof(in[i])};
+		n = wg_udp_recv(&b, WG_UDP_V4, rx, WG_UDP_BATCH_MAX);
+		cr_assert_geq(n, 0);
+		if (n == 0)
+			cr_assert(wait_fd(b.fd[WG_UDP_V4], POLLIN), "%u control messages of %u",
+				  ctl_got, want_ctl);
+		for (int i = 0; i < n; i++) {
+			if (in[i][0] == MESSAGE_HANDSHAKE_INITIATION) {
+				cr_assert_eq(rx[i].len, sizeof(msg));
+				ctl_got++;
+			} else {
+				data_got++;
+			}
+		}
+	}
+	cr_assert_eq(ctl_got, want_ctl);
+	cr_assert_eq(data_got, fills + 1);
+	wg_underlay_close(&a);
+	wg_udp_close(&b);
+}
+
 /* An endpoint without an address, or one the kernel refuses, costs that packet only. */
 Test(underlay, refused_packets_counted_and_returned)
 {
@@ -615,35 +700,81 @@ Test(underlay, refused_packets_counted_and_returned)
 	wg_underlay_close(&b);
 }
 
-/* A datagram larger than the pool's buffers is counted and handed over empty. */
-Test(underlay, truncated_datagram)
+/* A pattern that tells where in a datagram a byte was. */
+static void fill_pattern(uint8_t *buf, size_t len, uint8_t salt)
 {
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)(i * 7 + (i >> 8) + salt);
+}
+
+static void expect_pattern(struct wg_pkt *pkt, size_t len, uint8_t salt)
+{
+	const uint8_t *msg = wg_pkt_msg(pkt);
+
+	cr_assert_eq(pkt->msg_len, len);
+	for (size_t i = 0; i < len; i++)
+		cr_assert_eq(msg[i], (uint8_t)(i * 7 + (i >> 8) + salt), "byte %zu of %zu", i, len);
+}
+
+/* Datagrams of every size up to the UDP maximum arrive whole, whatever the MTU-sized
+ * buffers hold: the longer ones in large buffers, which go back to their pool. */
+static void expect_any_size_arrives(bool gro)
+{
+	static const size_t sizes[] = {100, 1452, 3000, 9000, 65535 - 20 - 8, 200};
+	static uint8_t buf[65535];
 	struct wg_underlay b;
 	struct wg_udp a;
 	struct wg_udp_config cfg = {0};
-	static uint8_t big[3000];
 	struct wg_endpoint to_b;
-	struct wg_udp_tx tx = {.buf = big, .len = sizeof(big), .ep = &to_b};
 	struct wg_udp_send_result res;
-	struct wg_pkt *pkt;
+	uint64_t large = 0;
 
 	open_underlay(&b, 0);
+	if (!gro) { /* the kernel's coalescing off: each datagram straight into its buffer */
+		int off = 0;
+
+		cr_assert_eq(setsockopt(b.fd4, IPPROTO_UDP, UDP_GRO, &off, sizeof(off)), 0);
+		b.udp.gro[WG_UDP_V4] = false;
+	} else if (!b.udp.gro[WG_UDP_V4]) {
+		cr_skip_test("the kernel has no UDP GRO");
+	}
 	cr_assert_eq(wg_udp_open(&a, &cfg), 0);
 	to_b = endpoint(AF_INET, "127.0.0.1", b.port);
-	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL);
-	pkt = recv_one(&b, b.fd4);
-	cr_assert_eq(pkt->msg_len, 0);
-	cr_assert_eq(b.stats.truncated, 1);
-	cr_assert_eq(b.stats.received, 1);
-	wg_device_pkt_put(&dev, pkt);
-	cr_assert_eq(wg_underlay_recv(&b, 12345, &pkt, 1), 0, "not one of our sockets");
+	for (size_t i = 0; i < WG_ARRAY_SIZE(sizes); i++) {
+		struct wg_udp_tx tx = {.buf = buf, .len = sizes[i], .ep = &to_b};
+		struct wg_pkt *pkt;
+
+		fill_pattern(buf, sizes[i], (uint8_t)i);
+		cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL, "size %zu", sizes[i]);
+		pkt = recv_one(&b, b.fd4);
+		expect_pattern(pkt, sizes[i], (uint8_t)i);
+		large += pkt->cap == dev.pool_large.cap;
+		wg_device_pkt_put(&dev, pkt);
+	}
+	cr_assert_eq(large, 3, "the datagrams over the MTU came in large buffers");
+	cr_assert_eq(b.stats.rx_large, 3);
+	cr_assert_eq(b.stats.truncated, 0);
+	cr_assert_eq(b.stats.received, WG_ARRAY_SIZE(sizes));
+	cr_assert_eq(dev.pool.outstanding, 0);
+	cr_assert_eq(dev.pool_large.outstanding, 0);
+	cr_assert_eq(wg_underlay_recv(&b, 12345, NULL, 1), 0, "not one of our sockets");
 	wg_underlay_close(&b);
 	wg_udp_close(&a);
 }
 
-/* A coalesced receive whose datagrams are larger than the pool's buffers: each of those
- * is counted and handed over empty, and the shorter last one still arrives whole. */
-Test(underlay, coalesced_oversized_datagrams_counted)
+Test(underlay, datagram_longer_than_mtu_arrives_whole)
+{
+	expect_any_size_arrives(false);
+}
+
+Test(underlay, datagram_longer_than_mtu_arrives_whole_with_gro)
+{
+	expect_any_size_arrives(true);
+}
+
+/* A coalesced receive whose datagrams are larger than the pool's buffers: each arrives
+ * whole in a large buffer, and the shorter last one in the buffer it was given. */
+Test(underlay, coalesced_oversized_datagrams_arrive_whole)
 {
 	enum { SEG = 3000, SEGS = 3, LAST = 100 };
 	struct wg_underlay b;
@@ -659,20 +790,26 @@ Test(underlay, coalesced_oversized_datagrams_counted)
 	if (!a.gso[WG_UDP_V4] || !b.udp.gro[WG_UDP_V4])
 		cr_skip_test("the kernel has no UDP GSO or GRO");
 	to_b = endpoint(AF_INET, "127.0.0.1", b.port);
+	for (int i = 0; i < SEGS; i++)
+		memset(train + i * SEG, 0x10 + i, SEG);
 	memset(train + SEGS * SEG, 0x5a, LAST);
 	cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL);
 	for (int i = 0; i <= SEGS; i++) {
 		struct wg_pkt *pkt = recv_one(&b, b.fd4);
+		const uint8_t *msg = wg_pkt_msg(pkt);
 
-		cr_assert_eq(pkt->msg_len, i < SEGS ? 0 : LAST, "datagram %d", i);
-		if (i == SEGS)
-			cr_assert_eq(((const uint8_t *)wg_pkt_msg(pkt))[LAST - 1], 0x5a);
+		cr_assert_eq(pkt->msg_len, i < SEGS ? SEG : LAST, "datagram %d", i);
+		cr_assert_eq(msg[0], i < SEGS ? 0x10 + i : 0x5a);
+		cr_assert_eq(msg[pkt->msg_len - 1], i < SEGS ? 0x10 + i : 0x5a);
+		cr_assert_eq(pkt->cap == dev.pool_large.cap, i < SEGS, "datagram %d", i);
 		wg_device_pkt_put(&dev, pkt);
 	}
-	cr_assert_eq(b.stats.truncated, SEGS);
+	cr_assert_eq(b.stats.truncated, 0);
+	cr_assert_eq(b.stats.rx_large, SEGS);
 	cr_assert_eq(b.stats.received, SEGS + 1);
 	cr_assert_eq(b.stats.rx_trains, SEGS + 1);
 	cr_assert_eq(wg_underlay_rx_pending(&b), -1);
+	cr_assert_eq(dev.pool_large.outstanding, 0);
 	wg_underlay_close(&b);
 	wg_udp_close(&a);
 }
