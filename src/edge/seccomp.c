@@ -126,7 +126,7 @@ static int add(scmp_filter_ctx ctx, const struct allowed *a)
 		return 0; /* not a system call of this architecture */
 	if (a->rule == REQUEST)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-					SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)a->request));
+					SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)a->request, 0));
 	if (a->rule == NO_EXEC)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
 					SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
