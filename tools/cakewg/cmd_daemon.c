@@ -110,6 +110,8 @@ static bool parse_options(int argc, char *argv[], struct wg_daemon_opts *opts)
 	bool keep_root = false;
 	int i;
 
+	if (port && !*port)
+		port = NULL; /* an empty variable is an unset one */
 	for (i = 1; i < argc - 1 && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--foreground"))
 			opts->foreground = true;
