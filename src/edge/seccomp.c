@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,18 +17,20 @@
 enum rule {
 	ANY,	 /* any arguments */
 	NO_EXEC, /* the protection (argument 2 of mmap and mprotect) without PROT_EXEC */
-	REQUEST, /* argument 1 (an ioctl's request) is .request */
+	ARG0_IS, /* argument 0 (a socket's domain, an int: its low 32 bits) is .value */
+	ARG1_IS, /* argument 1 (an ioctl's request) is .value */
 };
 
 struct allowed {
 	const char *name;
 	enum rule rule;
-	unsigned long request;
+	unsigned long value;
 };
 
 #define ALLOW(name) { name, ANY, 0 }
 #define ALLOW_NO_EXEC(name) { name, NO_EXEC, 0 }
-#define ALLOW_IOCTL(request) { "ioctl", REQUEST, request }
+#define ALLOW_IOCTL(request) { "ioctl", ARG1_IS, request }
+#define ALLOW_SOCKET(domain) { "socket", ARG0_IS, domain }
 
 /*
  * Every system call the daemon makes after the drop, x86_64 and arm64 names (a name the
@@ -59,7 +62,9 @@ static const struct allowed daemon_calls[] = {
 	ALLOW_IOCTL(SIOCOUTQ),
 	/* rebinding on listen_port=, fwmark= (SO_MARK), the send-buffer limit; autorate's
 	 * ICMP socket retried after a failure; syslog reconnecting to /dev/log */
-	ALLOW("socket"),
+	ALLOW_SOCKET(AF_INET), /* never a netlink socket: no new route or rule changes */
+	ALLOW_SOCKET(AF_INET6),
+	ALLOW_SOCKET(AF_UNIX), /* syslog */
 	ALLOW("bind"),
 	ALLOW("connect"),
 	ALLOW("setsockopt"),
@@ -124,9 +129,12 @@ static int add(scmp_filter_ctx ctx, const struct allowed *a)
 
 	if (nr == __NR_SCMP_ERROR)
 		return 0; /* not a system call of this architecture */
-	if (a->rule == REQUEST)
+	if (a->rule == ARG0_IS)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-					SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)a->request, 0));
+					SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)a->value, 0));
+	if (a->rule == ARG1_IS)
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+					SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)a->value, 0));
 	if (a->rule == NO_EXEC)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
 					SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));

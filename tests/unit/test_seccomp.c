@@ -2,7 +2,7 @@
 /*
  * The daemon's system-call filter, loaded in a child process: an allowed call goes
  * through, a call outside the list (the test hook's mount(2), an executable mapping, an
- * ioctl other than SIOCOUTQ, a socket in the janitor) kills the child with SIGSYS, and
+ * ioctl other than SIOCOUTQ, a netlink socket, any socket in the janitor) kills the child with SIGSYS, and
  * log mode lets the same calls through. Needs no privilege: the filter sets
  * no_new_privs itself.
  */
@@ -24,7 +24,8 @@ enum what {
 	FORBIDDEN, /* the test hook */
 	EXEC_MAP,  /* mmap with PROT_EXEC */
 	IOCTL,	   /* FIONREAD, not SIOCOUTQ */
-	SOCKET,	   /* any socket(2): allowed in the daemon, not in the janitor */
+	SOCKET,	   /* a UDP socket: allowed in the daemon, not in the janitor */
+	NETLINK,   /* a netlink socket: allowed in neither */
 };
 
 /* The child's exit, past the sanitizers' _exit interceptor (LeakSanitizer would trace
@@ -56,6 +57,9 @@ static void act(enum what w, int fd)
 		break;
 	case SOCKET:
 		(void)socket(AF_INET, SOCK_DGRAM, 0);
+		break;
+	case NETLINK:
+		(void)socket(AF_NETLINK, SOCK_RAW, 0);
 		break;
 	}
 }
@@ -120,6 +124,7 @@ Test(seccomp, daemon_kill_mode)
 	cr_expect(killed(run(false, WG_SECCOMP_KILL, FORBIDDEN)), "mount(2) did not kill");
 	cr_expect(killed(run(false, WG_SECCOMP_KILL, EXEC_MAP)), "PROT_EXEC did not kill");
 	cr_expect(killed(run(false, WG_SECCOMP_KILL, IOCTL)), "FIONREAD did not kill");
+	cr_expect(killed(run(false, WG_SECCOMP_KILL, NETLINK)), "AF_NETLINK did not kill");
 	st = run(false, WG_SECCOMP_KILL, SOCKET);
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "socket(2): status %#x", st);
 }
