@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "src/edge/privdrop.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -131,6 +132,22 @@ static int restrict_caps(uint64_t keep)
 	return 0;
 }
 
+/* Capabilities are per thread (capset changes the caller's only): a thread started
+ * before the drop would keep root's. How many run, or -errno. */
+static int count_threads(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!dir)
+		return -errno;
+	while ((e = readdir(dir)))
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
 static void log_result(const char *name, uint64_t caps)
 {
 	wg_log_info("Dropped privileges: uid %u (%s), gid %u, capabilities:%s%s%s, no_new_privs",
@@ -152,6 +169,13 @@ int wg_privdrop_apply(const struct wg_privdrop_conf *conf, const char *uapi_path
 		wg_log_info("Privileges kept: uid %u with all its capabilities (%s)",
 			    (unsigned int)geteuid(), "--no-drop-privileges or CAKEWG_USER=root");
 		return 0;
+	}
+	ret = count_threads();
+	if (ret != 1) {
+		wg_log_err("Unable to drop privileges: %d threads run already (capabilities are "
+			   "per thread: drop them before starting any)",
+			   ret);
+		return ret < 0 ? ret : -EBUSY;
 	}
 	if (conf->bind_service)
 		keep |= WG_CAP_BIT(CAP_NET_BIND_SERVICE);

@@ -14,6 +14,8 @@
  *    CAP_NET_BIND_SERVICE (to bind it again); the bounding, inheritable and ambient sets
  *    are emptied and no_new_privs is set. After the switch, setuid(0) must fail.
  * CAKEWG_USER=root or --no-drop-privileges keeps root and every capability.
+ * Capabilities are per thread: the drop refuses to run (-EBUSY) once a second thread
+ * exists, which would keep root's; start threads after it.
  */
 #ifndef CAKEWG_SRC_EDGE_PRIVDROP_H
 #define CAKEWG_SRC_EDGE_PRIVDROP_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Who the daemon becomes: --user, --no-drop-privileges and CAKEWG_USER combined; and
+ * Who the daemon becomes: --user, --no-drop-privileges and CAKEWG_USER combined; the
+ * refusal to drop with a second thread running (it would keep root's capabilities); and
  * the raw capability calls, which must read back what they wrote (in a child, as root;
  * skipped otherwise).
  */
@@ -8,7 +9,9 @@
 #include "src/edge/privdrop.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <linux/capability.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +73,32 @@ Test(privdrop, caps_round_trip)
 		    !wg_caps_effective_has(CAP_NET_ADMIN))
 			_exit(3);
 		_exit(0);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+Test(privdrop, refuses_with_threads)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct wg_privdrop_conf c;
+		pthread_t t;
+
+		wg_privdrop_conf_init(&c, NULL, false, NULL);
+		if (pthread_create(&t, NULL, sleeper, NULL))
+			_exit(2);
+		_exit(wg_privdrop_apply(&c, "/nonexistent") == -EBUSY ? 0 : 3);
 	}
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
