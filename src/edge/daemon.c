@@ -455,7 +455,7 @@ static void rebound(void *ctx)
 	watch_udp(d);
 }
 
-static int setup_io(struct daemon *d, const char *ifname)
+static int setup_io(struct daemon *d, const char *ifname, uint16_t port)
 {
 	struct wg_nl_link link;
 	struct wg_nl *nl;
@@ -499,7 +499,7 @@ static int setup_io(struct daemon *d, const char *ifname)
 	ret = wg_netlink_events_open(&d->nlev);
 	if (ret)
 		return ret;
-	ret = wg_underlay_open(&d->udp, &d->dev, 0, rebound, d);
+	ret = wg_underlay_open(&d->udp, &d->dev, port, rebound, d);
 	if (ret) {
 		wg_log_err("Failed to open UDP sockets: %s", strerror(-ret));
 		return ret;
@@ -565,6 +565,29 @@ static void set_slice(void)
 		wg_log_info("Scheduler slice: %u us", us);
 }
 
+/* Least privilege once everything is open: src/edge/privdrop.h, src/edge/seccomp.h. */
+static int drop_privileges(struct daemon *d, const struct wg_daemon_opts *opts)
+{
+	int ret;
+
+	if (!opts->priv.keep_root)
+		wg_probe_open(&d->probe); /* a raw socket needs CAP_NET_RAW */
+	ret = wg_privdrop_apply(&opts->priv, d->uapi.path);
+	if (ret)
+		return ret;
+	ret = wg_seccomp_load_daemon(opts->seccomp);
+	if (ret) {
+		wg_log_err("Unable to load the system call filter: %s", strerror(-ret));
+		return ret;
+	}
+	wg_log_info("System call filter: %s", wg_seccomp_mode_name(opts->seccomp));
+	if (getenv("CAKEWG_TEST_FORBIDDEN_SYSCALL")) {
+		wg_log_info("CAKEWG_TEST_FORBIDDEN_SYSCALL: calling mount(2)");
+		wg_seccomp_test_forbidden_call();
+	}
+	return 0;
+}
+
 int wg_daemon_run(const struct wg_daemon_opts *opts)
 {
 	struct wg_io_ops ops = {
@@ -590,7 +613,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	tick(d);
 	ret = wg_device_init(&d->dev, opts->ifname, &ops, &rng, d->now_ns);
 	if (!ret)
-		ret = setup_io(d, opts->ifname);
+		ret = setup_io(d, opts->ifname, opts->listen_port);
 	if (!ret) {
 		ret = wg_uapi_server_start(&d->uapi, d->loop, d->ifname, &handlers);
 		if (ret)
@@ -599,6 +622,9 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	if (!ret) {
 		start_watchers(d);
 		set_slice();
+		ret = drop_privileges(d, opts);
+	}
+	if (!ret) {
 		wg_log_info("Device started");
 		if (opts->ready_fd >= 0) {
 			(void)!write(opts->ready_fd, "1", 1);

@@ -13,11 +13,18 @@
 #define CAKEWG_SRC_EDGE_DAEMON_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include "src/edge/privdrop.h"
+#include "src/edge/seccomp.h"
 
 struct wg_daemon_opts {
 	const char *ifname;
 	bool foreground;
 	int ready_fd; /* written to once the UAPI socket is up (-1: none) */
+	uint16_t listen_port; /* bound at start (0: any), before the drop */
+	struct wg_privdrop_conf priv; /* whom the daemon runs as once all is open */
+	enum wg_seccomp_mode seccomp;
 };
 
 /* Runs until SIGINT/SIGTERM or the interface is deleted. Returns a process exit code. */

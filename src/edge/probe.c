@@ -55,6 +55,28 @@ static int open_socket(struct wg_probe *p, int v6, bool raw)
 	return fd;
 }
 
+/* One family's socket now: a ping socket, else a raw one; -errno when neither opens. */
+static int open_any(struct wg_probe *p, int v6)
+{
+	int fd = open_socket(p, v6, false);
+
+	p->raw[v6] = fd < 0;
+	if (fd < 0)
+		fd = open_socket(p, v6, true);
+	return fd;
+}
+
+void wg_probe_open(struct wg_probe *p)
+{
+	for (int v6 = 0; v6 < 2; v6++) {
+		if (p->fd[v6] < 0) {
+			int fd = open_any(p, v6);
+
+			p->fd[v6] = fd < 0 ? -1 : fd;
+		}
+	}
+}
+
 /* The socket for the family, opened on first use: ping socket, else raw. One that
  * failed to open is tried again when p->retry says so (the cause may pass: EMFILE,
  * ENOBUFS, the TUN not up yet), -1 until then. */
@@ -65,10 +87,7 @@ static int socket_for(struct wg_probe *p, int v6, uint64_t now_ns)
 
 	if (p->fd[v6] >= 0 || !wg_backoff_due(&p->retry[v6], now_ns))
 		return p->fd[v6];
-	fd = open_socket(p, v6, false);
-	p->raw[v6] = fd < 0;
-	if (fd < 0)
-		fd = open_socket(p, v6, true);
+	fd = open_any(p, v6);
 	if (fd < 0) {
 		if (wg_backoff_failed(&p->retry[v6], now_ns))
 			wg_log_err("autorate probes: no ICMP%s socket on %s: %s", family, p->ifname,

@@ -29,6 +29,9 @@ struct wg_probe {
 };
 
 void wg_probe_init(struct wg_probe *p, const char *ifname, uint16_t id);
+/* Opens both families' sockets now, without logging: before the daemon drops the
+ * capability a raw socket needs (src/edge/privdrop.h). What fails opens on first use. */
+void wg_probe_open(struct wg_probe *p);
 void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst, uint64_t now_ns);
 void wg_probe_close(struct wg_probe *p);
 

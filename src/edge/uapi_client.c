@@ -12,6 +12,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "src/edge/uapi_server.h"
 
 enum {
@@ -97,6 +99,7 @@ int wg_uapi_client_request(const char *ifname, const char *request, size_t len,
 			break;
 		}
 		wg_devconf_buf_append(reply, chunk, (size_t)n);
+		sodium_memzero(chunk, (size_t)n); /* a get=1 reply holds private_key= */
 		if (reply->failed || reply->len > REPLY_MAX_BYTES)
 			ret = -ENOMEM;
 		else if (reply_complete(reply, remote_errno))

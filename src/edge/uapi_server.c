@@ -12,6 +12,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 
@@ -182,6 +184,7 @@ static void conn_cb(struct ev_loop *loop, ev_io *w, int revents)
 			c->closing = true;
 		} else {
 			process(c, buf, (size_t)n);
+			sodium_memzero(buf, (size_t)n); /* may hold private_key= */
 		}
 	}
 	if (!flush_out(c)) {

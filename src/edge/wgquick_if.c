@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,19 @@ enum {
 
 static const char default_daemon[] = "/proc/self/exe";
 
+/* A ListenPort below 1024 is bound at start, and the daemon keeps the capability to
+ * bind it again after it drops root (src/edge/privdrop.h). */
+static void keep_low_port(const struct wg_devconf *conf)
+{
+	char port[sizeof("65535")];
+
+	if (!(conf->flags & WG_DEVCONF_HAS_LISTEN_PORT) || !conf->listen_port ||
+	    conf->listen_port >= IPPORT_RESERVED)
+		return;
+	snprintf(port, sizeof(port), "%u", conf->listen_port);
+	setenv("CAKEWG_LISTEN_PORT", port, 1);
+}
+
 int wg_quick_start_daemon(struct wg_quick *q)
 {
 	const char *exe = q->opts->daemon_exe ? q->opts->daemon_exe : default_daemon;
@@ -56,6 +70,7 @@ int wg_quick_start_daemon(struct wg_quick *q)
 		/* The daemon must detach, or up would wait for it forever. Its errors go
 		 * to the system log; ours is the one line the user sees. */
 		unsetenv("WG_PROCESS_FOREGROUND");
+		keep_low_port(q->conf);
 		signal(SIGPIPE, SIG_DFL);
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);

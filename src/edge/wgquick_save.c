@@ -4,7 +4,8 @@
  * wg-quick writer of src/core/wgconf.h) with the [Interface] lines wg-quick adds:
  * the interface's addresses now, DNS, MTU (the link's, when the file sets one), Table,
  * SaveConfig, the hooks, and cakewg's Cake and CakeIngress. The file is replaced
- * atomically (a private temporary file next to it, synced, then renamed).
+ * atomically (a private temporary file next to it, created exclusively by mkostemp,
+ * synced, then renamed).
  *
  * Cake and CakeIngress keep the file's wording while the daemon runs the same options
  * (`cakewg_get=1`), and become the daemon's option string once they differ (after a
@@ -15,10 +16,12 @@
  * link-local addresses are left out (a TUN device gets one by itself; saving it would
  * make the next up fail on a duplicate address).
  */
+#define _GNU_SOURCE /* mkostemp */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -159,9 +162,11 @@ static int replace_file(struct wg_quick *q, const struct wg_devconf_buf *text)
 	char tmp[PATH_MAX + 8];
 	int fd, ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", q->cfg.real_path) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", q->cfg.real_path) >= (int)sizeof(tmp))
 		return wg_quick_fail(q, -ENAMETOOLONG, "Could not write configuration file");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* A new file of mode 0600 (O_CREAT | O_EXCL): never one that an attacker placed
+	 * or linked there before us. */
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return wg_quick_fail(q, -errno, "Could not write configuration file: %s",
 				     strerror(errno));

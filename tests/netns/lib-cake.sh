@@ -142,10 +142,12 @@ need_cubic() {
 		skip "no cubic congestion control"
 }
 
-# cakewg_pid NS IF: the daemon's process id.
+# cakewg_pid NS IF: the daemon's process id (not its socket janitor's, which has the same
+# command line).
 cakewg_pid() {
 	local pid
 	for pid in $(ip netns pids "$P-$1"); do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != cakewg-janitor ] || continue
 		if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- " $2\( \|$\)"; then
 			case "$(tr '\0' ' ' <"/proc/$pid/cmdline")" in
 			*cakewg*) echo "$pid"; return 0 ;;

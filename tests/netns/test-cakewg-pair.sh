@@ -73,9 +73,14 @@ print("sent %d garbage datagrams" % sent)
 PY
 garbage=$!
 sock=/var/run/wireguard/${P}wb.sock
+# Each request and the first word of its reply: an unknown operation and an unfinished
+# request get none (the connection closes), bad keys and values -EINVAL, a line longer
+# than any key=value -EMSGSIZE.
+replies=(closed errno=-22 errno=-22 errno=-22 errno=-22 errno=-90 closed)
+i=0
 for req in 'get=2\n\n' 'set=1\nbogus=1\n\n' 'set=1\nprivate_key=zz\n\n' 'set=1\npublic_key=\n\n' \
 	'set=1\nlisten_port=99999\n\n' "$(head -c 3000 /dev/urandom | base64 -w0)\n\n" 'garbage\n'; do
-	printf "$req" | timeout 2 python3 -c '
+	got=$(printf "$req" | timeout 2 python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
@@ -84,7 +89,10 @@ s.settimeout(1)
 try:
     print(s.recv(100).decode(errors="replace").split()[0] if True else "")
 except Exception as e:
-    print("closed")' "$sock" || true
+    print("closed")' "$sock" || true)
+	[ "$got" = "${replies[$i]}" ] ||
+		die "UAPI garbage #$i (${req:0:24}): the reply is \`$got', not \`${replies[$i]}'"
+	i=$((i + 1))
 done
 wait $garbage
 wait $client || { cat "$TMP/garbage.json"; die "the transfer broke under garbage"; }

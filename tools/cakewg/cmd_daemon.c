@@ -1,26 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cakewg [-f|--foreground] <ifname>: the wireguard-go invocation, so that
- * WG_QUICK_USERSPACE_IMPLEMENTATION=cakewg wg-quick up ... works unchanged.
+ * cakewg [-f|--foreground] [--user USER | --no-drop-privileges] [--listen-port PORT]
+ * <ifname>: the wireguard-go invocation, so that
+ * WG_QUICK_USERSPACE_IMPLEMENTATION=cakewg wg-quick up ... works unchanged. The
+ * options also come from CAKEWG_USER and CAKEWG_LISTEN_PORT (src/edge/privdrop.h);
+ * CAKEWG_SECCOMP picks the filter's mode (src/edge/seccomp.h).
  * Without -f (and without WG_PROCESS_FOREGROUND=1) the daemon detaches and logs to
  * syslog; the parent exits only once the interface and its UAPI socket exist.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "src/edge/caps.h"
 #include "src/edge/daemon.h"
 #include "src/edge/log.h"
 #include "tools/cakewg/commands.h"
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: %s [-f/--foreground] INTERFACE-NAME\n", prog_name);
+	fprintf(stderr,
+		"Usage: %s [-f/--foreground] [--user USER | --no-drop-privileges] "
+		"[--listen-port PORT] INTERFACE-NAME\n",
+		prog_name);
 }
 
 static void detach_stdio(void)
@@ -76,27 +86,78 @@ static int run_detached(struct wg_daemon_opts *opts)
 	return 1;
 }
 
+/* PORT for --listen-port or CAKEWG_LISTEN_PORT: 0..65535, digits only. */
+static int parse_port(const char *s, uint16_t *port)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s)
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || v > UINT16_MAX || s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+/* The options before the interface name; false (usage printed) on a bad one. */
+static bool parse_options(int argc, char *argv[], struct wg_daemon_opts *opts)
+{
+	const char *user = NULL, *port = getenv("CAKEWG_LISTEN_PORT");
+	const char *seccomp = getenv("CAKEWG_SECCOMP");
+	bool keep_root = false;
+	int i;
+
+	if (port && !*port)
+		port = NULL; /* an empty variable is an unset one */
+	for (i = 1; i < argc - 1 && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--foreground"))
+			opts->foreground = true;
+		else if (!strcmp(argv[i], "--no-drop-privileges"))
+			keep_root = true;
+		else if (!strcmp(argv[i], "--user") && i + 2 < argc)
+			user = argv[++i];
+		else if (!strcmp(argv[i], "--listen-port") && i + 2 < argc)
+			port = argv[++i];
+		else
+			break;
+	}
+	if (i != argc - 1 || argv[i][0] == '-') {
+		usage();
+		return false;
+	}
+	opts->ifname = argv[i];
+	if (parse_port(port, &opts->listen_port)) {
+		fprintf(stderr, "%s: invalid listen port `%s' (0-65535)\n", prog_name, port);
+		return false;
+	}
+	if (wg_seccomp_mode_parse(seccomp, &opts->seccomp)) {
+		fprintf(stderr, "%s: CAKEWG_SECCOMP is `%s', not kill, log or off\n", prog_name,
+			seccomp);
+		return false;
+	}
+	wg_privdrop_conf_init(&opts->priv, user, keep_root, getenv("CAKEWG_USER"));
+	opts->priv.bind_service = opts->listen_port && opts->listen_port < IPPORT_RESERVED;
+	return true;
+}
+
 int daemon_main(int argc, char *argv[])
 {
 	struct wg_daemon_opts opts = { .ready_fd = -1 };
 	const char *env = getenv("WG_PROCESS_FOREGROUND");
-	int i = 1;
 
 	opts.foreground = env && !strcmp(env, "1");
-	if (argc == 3 && (!strcmp(argv[1], "-f") || !strcmp(argv[1], "--foreground"))) {
-		opts.foreground = true;
-		i = 2;
-	} else if (argc != 2 || argv[1][0] == '-') {
-		usage();
+	if (!parse_options(argc, argv, &opts))
 		return 1;
-	}
-	opts.ifname = argv[i];
 	if (strlen(opts.ifname) >= IFNAMSIZ || strchr(opts.ifname, '/')) {
 		fprintf(stderr, "%s: invalid interface name `%s'\n", prog_name, opts.ifname);
 		return 1;
 	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "%s: creating a TUN device needs root (CAP_NET_ADMIN)\n", prog_name);
+	if (!wg_caps_effective_has(CAP_NET_ADMIN)) {
+		fprintf(stderr, "%s: creating a TUN device needs the CAP_NET_ADMIN capability\n",
+			prog_name);
 		return 1;
 	}
 	if (opts.foreground) {
