@@ -10,8 +10,9 @@
  *  - started as another user (with CAP_NET_ADMIN, e.g. as an ambient capability), it
  *    stays that user;
  *  - either way it keeps only CAP_NET_ADMIN (SO_MARK for fwmark=, the forced buffer
- *    sizes of a rebind) and, when the listen port configured at start is below 1024,
- *    CAP_NET_BIND_SERVICE (to bind it again); the bounding, inheritable and ambient sets
+ *    sizes of a rebind) and CAP_NET_BIND_SERVICE when the listen port given at start is
+ *    below 1024, or when none was given (the port is still to come through the UAPI, as
+ *    stock wg-quick sets it); the bounding, inheritable and ambient sets
  *    are emptied and no_new_privs is set. After the switch, setuid(0) must fail.
  * CAKEWG_USER=root or --no-drop-privileges keeps root and every capability.
  * Capabilities are per thread: the drop refuses to run (-EBUSY) once a second thread
@@ -30,7 +31,7 @@
 struct wg_privdrop_conf {
 	const char *user; /* NULL: WG_PRIVDROP_DEFAULT_USER, else WG_PRIVDROP_FALLBACK_USER */
 	bool keep_root;   /* --no-drop-privileges, CAKEWG_USER=root */
-	bool bind_service; /* a listen port below 1024 is configured: keep binding it */
+	bool bind_service; /* a port below 1024 is, or may still be, configured */
 };
 
 /* Fills conf from the option (--user, may be NULL), the flag and CAKEWG_USER's value

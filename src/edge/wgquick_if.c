@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -40,16 +41,15 @@ enum {
 
 static const char default_daemon[] = "/proc/self/exe";
 
-/* A ListenPort below 1024 is bound at start, and the daemon keeps the capability to
- * bind it again after it drops root (src/edge/privdrop.h). */
-static void keep_low_port(const struct wg_devconf *conf)
+/* The ListenPort (0 without one) is bound at start, so the daemon knows at its drop of
+ * root whether it must keep the capability to bind a port below 1024
+ * (src/edge/privdrop.h). */
+static void pass_listen_port(const struct wg_devconf *conf)
 {
 	char port[sizeof("65535")];
 
-	if (!(conf->flags & WG_DEVCONF_HAS_LISTEN_PORT) || !conf->listen_port ||
-	    conf->listen_port >= IPPORT_RESERVED)
-		return;
-	snprintf(port, sizeof(port), "%u", conf->listen_port);
+	snprintf(port, sizeof(port), "%u",
+		 conf->flags & WG_DEVCONF_HAS_LISTEN_PORT ? conf->listen_port : 0);
 	setenv("CAKEWG_LISTEN_PORT", port, 1);
 }
 
@@ -70,10 +70,21 @@ int wg_quick_start_daemon(struct wg_quick *q)
 		/* The daemon must detach, or up would wait for it forever. Its errors go
 		 * to the system log; ours is the one line the user sees. */
 		unsetenv("WG_PROCESS_FOREGROUND");
-		keep_low_port(q->conf);
+		pass_listen_port(q->conf);
 		signal(SIGPIPE, SIG_DFL);
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
+		if (!strcmp(exe, default_daemon)) {
+			/* By its real path, so that the process is `cakewg' to ps and pgrep
+			 * (the kernel names it after the file it executes: "exe"). */
+			char self[PATH_MAX];
+			ssize_t n = readlink(default_daemon, self, sizeof(self) - 1);
+
+			if (n > 0) {
+				self[n] = '\0';
+				execv(self, argv);
+			}
+		}
 		execv(exe, argv);
 		_exit(EXEC_FAILED);
 	}

@@ -7,9 +7,11 @@
 #            198.19.0.1/24 fd00:19::1/64 <----> 198.19.0.2/24 fd00:19::2/64
 #            veth $P"a" 198.18.0.1/24            veth $P"b" 198.18.0.2/24
 #
-# 1. Started as root, the daemon runs as the system user (`cakewg', else `nobody') with
-#    CapEff = cap_net_admin alone, NoNewPrivs 1 and Seccomp 2 (filter); its socket
-#    janitor keeps uid 0 without any capability, also filtered. Prints both status.
+# 1. Started as root with a port of 1024 or above, the daemon runs as the system user
+#    (`cakewg', else `nobody') with CapEff = cap_net_admin alone, NoNewPrivs 1 and
+#    Seccomp 2 (filter); its socket janitor keeps uid 0 without any capability, also
+#    filtered. Prints both status. Started without a port (as stock wg-quick starts it),
+#    it also keeps cap_net_bind_service, and a port below 1024 set later binds.
 # 2. Interop with wireguard-go with the drop on: handshake, ping both ways, `wg show`,
 #    `wg set listen-port` (a rebind), `wg set fwmark`, an MTU change.
 # 3. `cakewg up` with ListenPort 853 (below 1024): cap_net_bind_service kept, a rebind to
@@ -67,7 +69,7 @@ dropped() {
 }
 
 log "== 1. the daemon's privileges after the drop"
-pair cakewg wggo 4
+CAKEWG_LISTEN_PORT=10001 pair cakewg wggo 4
 A=$(pid_of a "${P}wa") || die "no cakewg daemon"
 J=$(pid_of a "${P}wa" janitor) || die "no socket janitor"
 show_status "cakewg daemon" "$A"
@@ -82,6 +84,12 @@ grep -q "Dropped privileges: uid [0-9]* ($user)" "$TMP/cakewg-${P}wa.log" || die
 	die "the janitor keeps capabilities or runs unfiltered"
 [ "$(stat -c '%U %a' "/var/run/wireguard/${P}wa.sock")" = "root 700" ] ||
 	die "the UAPI socket is not root's, mode 0700"
+start_cakewg a "${P}wz"
+Z=$(pid_of a "${P}wz") || die "no cakewg daemon for ${P}wz"
+dropped "$Z" $CAP_NET_ADMIN_BIND
+n a wg set "${P}wz" listen-port 853 || die "a port below 1024 set after the start"
+[ "$(n a wg show "${P}wz" listen-port)" = 853 ] || die "${P}wz does not listen on 853"
+log "started without a port: $(field "$Z" CapEff), and binds 853 after the drop"
 
 log "== 2. interop with wireguard-go, the drop on"
 ping_ok a 198.19.0.2 || die "ping a -> b"

@@ -139,7 +139,11 @@ static bool parse_options(int argc, char *argv[], struct wg_daemon_opts *opts)
 		return false;
 	}
 	wg_privdrop_conf_init(&opts->priv, user, keep_root, getenv("CAKEWG_USER"));
-	opts->priv.bind_service = opts->listen_port && opts->listen_port < IPPORT_RESERVED;
+	/* Without a port at start, the port is still to come through the UAPI (stock
+	 * wg-quick sets ListenPort after it starts the daemon): keep the right to bind one
+	 * below 1024. A port given at start decides it. */
+	opts->priv.bind_service =
+		!port || (opts->listen_port && opts->listen_port < IPPORT_RESERVED);
 	return true;
 }
 
