@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "crypto/ct.h"
 #include "src/core/device.h"
@@ -24,6 +26,8 @@ struct wg_control_job {
 	struct wg_devconf_buf text;	/* EXT_GET: written on the datapath */
 	bool begun;			/* the first slice ran */
 	int ret;
+	unsigned int slices;		/* on the datapath, for the log */
+	uint64_t slice_max_ns, first_ns;
 };
 
 static uint64_t mono_ns(void)
@@ -81,9 +85,17 @@ static int job_step(struct wg_control *ctl, struct wg_control_job *job, uint64_t
 	return wg_device_snapshot_step(ctl->dev, &job->snap, WG_CONTROL_STEP_UNITS);
 }
 
+static const char *const kind_name[] = {
+	[WG_UAPI_GET] = "get", [WG_UAPI_SET] = "set", [WG_UAPI_EXT_GET] = "cakewg_get",
+};
+
 static void job_finish(struct wg_control *ctl, struct wg_control_job *job, int ret)
 {
 	job->ret = ret;
+	wg_log_debug("UAPI %s done on the datapath in %u slices over %llu us, the longest %llu us",
+		     kind_name[job->kind], job->slices,
+		     (unsigned long long)(mono_ns() - job->first_ns) / 1000,
+		     (unsigned long long)job->slice_max_ns / 1000);
 	if (job->kind == WG_UAPI_SET)
 		ctl->ops.set_end(ctl->ops.ctx, ret);
 	ctl->active = NULL;
@@ -100,15 +112,20 @@ static void slice_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct wg_control *ctl = w->data;
 	struct wg_control_job *job = ctl->active;
 	uint64_t now_ns = ctl->ops.now(ctl->ops.ctx);
-	uint64_t end_ns = mono_ns() + WG_CONTROL_SLICE_NS;
+	uint64_t start_ns = mono_ns(), t_ns;
 	int ret;
 
 	(void)revents;
 	if (!job)
 		return;
+	if (!job->slices++)
+		job->first_ns = start_ns;
 	do
 		ret = job_step(ctl, job, now_ns);
-	while (ret == WG_DEVICE_CONF_MORE && mono_ns() < end_ns);
+	while (ret == WG_DEVICE_CONF_MORE && mono_ns() < start_ns + WG_CONTROL_SLICE_NS);
+	t_ns = mono_ns() - start_ns;
+	if (t_ns > job->slice_max_ns)
+		job->slice_max_ns = t_ns;
 	if (ret == WG_DEVICE_CONF_MORE) {
 		ev_timer_set(w, 0., 0.);
 		ev_timer_start(loop, w);
@@ -237,6 +254,10 @@ static void *thread_main(void *arg)
 {
 	struct wg_control *ctl = arg;
 
+	/* Where the CPU is short, the datapath goes first: preparing a large set is a
+	 * core's worth of X25519 for a while. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), WG_CONTROL_NICE))
+		wg_log_debug("Control thread keeps its priority: %s", strerror(errno));
 	ev_run(ctl->loop, 0);
 	return NULL;
 }

@@ -38,6 +38,8 @@ enum wg_control_limits {
 	WG_CONTROL_SLICE_NS = 500 * 1000,
 	/* Work units (src/core/device_conf.h) per step; the clock is read between steps. */
 	WG_CONTROL_STEP_UNITS = 32,
+	/* The control thread's nice value (the datapath keeps the process's). */
+	WG_CONTROL_NICE = 10,
 };
 
 /* What the daemon does on its loop for a request. */
