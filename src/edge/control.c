@@ -58,6 +58,28 @@ static void job_free(struct wg_control_job *job)
 	free(job);
 }
 
+/* Puts job in *slot for the other thread and wakes its loop. */
+static void hand_over(struct wg_control *ctl, struct wg_control_job **slot,
+		      struct wg_control_job *job, struct ev_loop *to, ev_async *w)
+{
+	pthread_mutex_lock(&ctl->lock);
+	*slot = job;
+	pthread_mutex_unlock(&ctl->lock);
+	ev_async_send(to, w);
+}
+
+/* What the other thread put in *slot, or NULL. */
+static struct wg_control_job *take(struct wg_control *ctl, struct wg_control_job **slot)
+{
+	struct wg_control_job *job;
+
+	pthread_mutex_lock(&ctl->lock);
+	job = *slot;
+	*slot = NULL;
+	pthread_mutex_unlock(&ctl->lock);
+	return job;
+}
+
 /* --- the datapath's side --- */
 
 /* The request's first slice: what may refuse it, before anything changed. */
@@ -110,10 +132,7 @@ static void job_finish(struct wg_control *ctl, struct wg_control_job *job, int r
 	if (job->kind == WG_UAPI_SET)
 		ctl->ops.set_end(ctl->ops.ctx, ret);
 	ctl->active = NULL;
-	pthread_mutex_lock(&ctl->lock);
-	ctl->finished = job;
-	pthread_mutex_unlock(&ctl->lock);
-	ev_async_send(ctl->loop, &ctl->done_w);
+	hand_over(ctl, &ctl->finished, job, ctl->loop, &ctl->done_w);
 }
 
 /* Works on the active request for at most WG_CONTROL_SLICE_NS, then lets the loop run
@@ -150,12 +169,8 @@ static void post_cb(struct ev_loop *loop, ev_async *w, int revents)
 	struct wg_control *ctl = w->data;
 
 	(void)revents;
-	pthread_mutex_lock(&ctl->lock);
-	if (!ctl->active) {
-		ctl->active = ctl->posted;
-		ctl->posted = NULL;
-	}
-	pthread_mutex_unlock(&ctl->lock);
+	if (!ctl->active)
+		ctl->active = take(ctl, &ctl->posted);
 	if (ctl->active && !ev_is_active(&ctl->slice_w))
 		slice_cb(loop, &ctl->slice_w, 0);
 }
@@ -202,24 +217,17 @@ static void start_next(struct wg_control *ctl)
 			}
 		}
 		ctl->in_flight = job;
-		pthread_mutex_lock(&ctl->lock);
-		ctl->posted = job;
-		pthread_mutex_unlock(&ctl->lock);
-		ev_async_send(ctl->dp_loop, &ctl->post_w);
+		hand_over(ctl, &ctl->posted, job, ctl->dp_loop, &ctl->post_w);
 	}
 }
 
 static void done_cb(struct ev_loop *loop, ev_async *w, int revents)
 {
 	struct wg_control *ctl = w->data;
-	struct wg_control_job *job;
+	struct wg_control_job *job = take(ctl, &ctl->finished);
 
 	(void)loop;
 	(void)revents;
-	pthread_mutex_lock(&ctl->lock);
-	job = ctl->finished;
-	ctl->finished = NULL;
-	pthread_mutex_unlock(&ctl->lock);
 	if (!job)
 		return;
 	ctl->in_flight = NULL;
