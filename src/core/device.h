@@ -195,6 +195,13 @@ struct wg_device_ext {
  */
 int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
 			    struct wg_devconf_buf *out);
+/* The same in steps (src/core/device_conf.h): the device's part, then from *next (the
+ * first peer at the start) up to budget units of peers; WG_DEVICE_CONF_MORE, 0 when all
+ * are written, or -ENOMEM. */
+int wg_device_ext_get_head(const struct wg_device *dev, const struct wg_device_ext *ext,
+			   struct wg_devconf_buf *out);
+int wg_device_ext_get_peers(const struct wg_peer **next, unsigned int budget,
+			    struct wg_devconf_buf *out);
 
 /* Ingress: takes a received UDP payload (at wg_pkt_msg(pkt), pkt->msg_len) whose source is
  * pkt->src. */

@@ -25,6 +25,7 @@ struct wg_control_job {
 	struct wg_device_change change; /* SET: prepared on the control thread */
 	struct wg_device_snapshot snap; /* GET: taken on the datapath */
 	struct wg_devconf_buf text;	/* EXT_GET: written on the datapath */
+	const struct wg_peer *ext_next; /* EXT_GET: the next peer to write */
 	bool begun;			/* the first slice ran */
 	int ret;
 	unsigned int slices;		/* on the datapath, for the log */
@@ -95,6 +96,7 @@ static int job_begin(struct wg_control *ctl, struct wg_control_job *job, uint64_
 	case WG_UAPI_GET:
 		return wg_device_snapshot_init(ctl->dev, &job->snap);
 	case WG_UAPI_EXT_GET:
+		job->ext_next = ctl->dev->peers_head;
 		return ctl->ops.ext_get(ctl->ops.ctx, &job->text);
 	default:
 		return -EINVAL;
@@ -107,10 +109,12 @@ static int job_step(struct wg_control *ctl, struct wg_control_job *job, uint64_t
 	if (!job->begun) {
 		int ret = job_begin(ctl, job, now_ns);
 
-		return ret || job->kind == WG_UAPI_EXT_GET ? ret : WG_DEVICE_CONF_MORE;
+		return ret ? ret : WG_DEVICE_CONF_MORE;
 	}
 	if (job->kind == WG_UAPI_SET)
 		return wg_device_change_step(ctl->dev, &job->change, WG_CONTROL_STEP_UNITS, now_ns);
+	if (job->kind == WG_UAPI_EXT_GET)
+		return wg_device_ext_get_peers(&job->ext_next, WG_CONTROL_STEP_UNITS, &job->text);
 	return wg_device_snapshot_step(ctl->dev, &job->snap, WG_CONTROL_STEP_UNITS);
 }
 

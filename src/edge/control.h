@@ -52,7 +52,7 @@ struct wg_control_ops {
 	int (*set_begin)(void *ctx, const struct wg_devconf *conf);
 	/* After a `set`'s last slice, whatever its result. */
 	void (*set_end)(void *ctx, int ret);
-	/* cakewg_get=1's lines (one piece: not sliced); 0 or -errno. */
+	/* cakewg_get=1's lines before the peers' (wg_device_ext_get_head); 0 or -errno. */
 	int (*ext_get)(void *ctx, struct wg_devconf_buf *out);
 };
 

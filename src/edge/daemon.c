@@ -431,7 +431,7 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 
 	wg_underlay_report(&d->udp, &ext);
 	wg_tun_gro_report(&d->gro, &ext.counters);
-	return wg_device_ext_get_write(&d->dev, &ext, out);
+	return wg_device_ext_get_head(&d->dev, &ext, out); /* the peers follow in slices */
 }
 
 /* --- setup and teardown --- */

@@ -2,7 +2,8 @@
 /*
  * The control thread's hand-off (src/edge/control.h), through a real UAPI socket: a
  * large `set` is applied in slices while the datapath loop keeps iterating, a `get`
- * sent while it is applied sees all of it, and a refused `set` changes nothing.
+ * sent while it is applied sees all of it, a refused `set` changes nothing, and
+ * cakewg_get=1 (its peers written in slices too) names every peer.
  * Needs root for /var/run/wireguard.
  */
 #define _GNU_SOURCE
@@ -37,7 +38,7 @@ static uint64_t last_iter_ns, max_gap_ns;
 
 /* what the client thread saw */
 static int set_errno = 1, bad_errno = 1;
-static long get_peers = -1, get_after_bad = -1;
+static long get_peers = -1, get_after_bad = -1, ext_peers = -1;
 
 static uint64_t mono(void)
 {
@@ -144,12 +145,12 @@ static int read_reply(int fd, long *peers)
 	return err;
 }
 
-static long get(void)
+static long get(const char *req)
 {
 	int fd = uapi_connect();
 	long peers;
 
-	send_all(fd, "get=1\n\n", 7);
+	send_all(fd, req, strlen(req));
 	cr_assert_eq(read_reply(fd, &peers), 0);
 	close(fd);
 	return peers;
@@ -184,7 +185,8 @@ static void *client(void *arg)
 				    "public_key=%064x\n\n", 7);
 	send_all(fd, req.data, req.len);
 	bad_errno = read_reply(fd, NULL);
-	get_after_bad = get();
+	get_after_bad = get("get=1\n\n");
+	ext_peers = get("cakewg_get=1\n\n");
 	close(fd);
 	wg_devconf_buf_wipe(&req);
 	ev_async_send(loop, &quit_w);
@@ -225,5 +227,6 @@ Test(control, set_in_slices_and_get_after_it)
 		    iterations, (unsigned long long)max_gap_ns / 1000);
 	cr_assert_neq(bad_errno, 0);
 	cr_assert_eq(get_after_bad, N_SET_PEERS, "a refused set changed nothing");
+	cr_assert_eq(ext_peers, N_SET_PEERS, "cakewg_get=1 wrote every peer");
 	wg_device_deinit(&A.dev);
 }
