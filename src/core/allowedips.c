@@ -155,14 +155,14 @@ static void owner_place(struct wg_allowedips *t, const struct wg_allowedips_owne
 	t->owners[i] = *o;
 }
 
-/* Makes room for one more owner, keeping the load at most one half. */
-static int owner_reserve(struct wg_allowedips *t)
+/* Makes room for extra more owners, keeping the load at most one half. */
+static int owner_reserve(struct wg_allowedips *t, size_t extra)
 {
 	struct wg_allowedips_owner *old = t->owners;
 	size_t old_size = t->owners_size;
 	size_t size = old_size ? old_size : OWNERS_MIN_SIZE;
 
-	while ((t->owners_used + 1) * 2 > size)
+	while ((t->owners_used + extra) * 2 > size)
 		size *= 2;
 	if (size == old_size)
 		return 0;
@@ -333,7 +333,7 @@ static int add(struct wg_allowedips *t, uint8_t bits, const uint64_t key[2], uin
 	bool exact;
 	int ret;
 
-	ret = owner_reserve(t);
+	ret = owner_reserve(t, 1);
 	if (ret)
 		return ret;
 	parent = placement(*root, key, cidr, &exact);
@@ -484,6 +484,11 @@ int wg_allowedips_remove(struct wg_allowedips *t, int family, const void *addr, 
 	if (exact && node->peer == peer)
 		remove_node(t, node);
 	return 0;
+}
+
+int wg_allowedips_reserve_peers(struct wg_allowedips *t, size_t extra)
+{
+	return owner_reserve(t, extra);
 }
 
 void wg_allowedips_remove_by_peer(struct wg_allowedips *t, const void *peer)

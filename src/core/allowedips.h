@@ -70,6 +70,8 @@ int wg_allowedips_remove(struct wg_allowedips *t, int family, const void *addr, 
 
 /* Removes every prefix of peer. */
 void wg_allowedips_remove_by_peer(struct wg_allowedips *t, const void *peer);
+/* Room for extra more peers' chains without growing the owner map. 0 or -ENOMEM. */
+int wg_allowedips_reserve_peers(struct wg_allowedips *t, size_t extra);
 
 /* The peer owning the longest prefix that covers addr, or NULL. */
 void *wg_allowedips_lookup_v4(const struct wg_allowedips *t,

@@ -188,14 +188,28 @@ struct wg_peer *wg_device_add_peer(struct wg_device *dev, const uint8_t pub[NOIS
 
 	if (dev->n_peers >= MAX_PEERS)
 		return NULL;
-	peer = wg_peer_new(dev, ++dev->next_peer_id);
+	peer = wg_peer_new(dev, 0);
 	if (!peer)
 		return NULL;
 	wg_noise_remote_init(&peer->noise, &dev->identity, pub, NULL);
-	if (wg_pubkey_table_insert(&dev->peers_by_key, pub, peer)) {
+	if (wg_device_insert_peer(dev, peer)) {
 		wg_peer_put(peer);
 		return NULL;
 	}
+	return peer;
+}
+
+int wg_device_insert_peer(struct wg_device *dev, struct wg_peer *peer)
+{
+	const uint8_t *pub = peer->noise.remote_static;
+
+	if (dev->n_peers >= MAX_PEERS)
+		return -ENOMEM;
+	peer->dev = dev;
+	peer->id = ++dev->next_peer_id;
+	peer->noise.local = &dev->identity;
+	if (wg_pubkey_table_insert(&dev->peers_by_key, pub, peer))
+		return -ENOMEM;
 	peer->host_hash = wg_egress_host_hash(&dev->egress, pub, NOISE_PUBLIC_KEY_LEN);
 	wg_timers_init(&peer->timers);
 	peer->prev = dev->peers_tail;
@@ -206,7 +220,7 @@ struct wg_peer *wg_device_add_peer(struct wg_device *dev, const uint8_t pub[NOIS
 	dev->peers_tail = peer;
 	dev->n_peers++;
 	wg_device_log(dev, WG_LOG_INFO, "peer %llu created", (unsigned long long)peer->id);
-	return peer;
+	return 0;
 }
 
 struct wg_peer *wg_device_find_peer(struct wg_device *dev, const uint8_t pub[NOISE_PUBLIC_KEY_LEN])

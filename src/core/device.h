@@ -137,9 +137,10 @@ void wg_device_deinit(struct wg_device *dev);
 void wg_device_set_clock(struct wg_device *dev, uint64_t now_ns, const struct wg_walltime *wall);
 void wg_device_set_mtu(struct wg_device *dev, uint32_t mtu);
 
-/* Applies a UAPI `set` (or a whole config): all or nothing as far as validation goes.
- * Returns 0 or -errno (the UAPI errno). Listen port and fwmark changes are recorded in the
- * device; the edge rebinds sockets when they differ. */
+/* Applies a UAPI `set` (or a whole config) at once: all or nothing as far as validation
+ * goes. Returns 0 or -errno (the UAPI errno). Listen port and fwmark changes are recorded
+ * in the device; the edge rebinds sockets when they differ. The same in bounded steps:
+ * src/core/device_conf.h. */
 int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64_t now_ns);
 /* A snapshot for UAPI `get`. NULL when out of memory. */
 struct wg_devconf *wg_device_snapshot(const struct wg_device *dev, uint64_t now_ns);
@@ -148,6 +149,9 @@ struct wg_devconf *wg_device_snapshot(const struct wg_device *dev, uint64_t now_
 struct wg_peer *wg_device_find_peer(struct wg_device *dev, const uint8_t pub[NOISE_PUBLIC_KEY_LEN]);
 struct wg_peer *wg_device_add_peer(struct wg_device *dev, const uint8_t pub[NOISE_PUBLIC_KEY_LEN]);
 void wg_device_remove_peer(struct wg_device *dev, struct wg_peer *peer);
+/* Adds a peer built elsewhere (wg_peer_new, wg_noise_remote_init): it joins the device's
+ * tables and identity. 0, or -ENOMEM (at MAX_PEERS too) with the peer still the caller's. */
+int wg_device_insert_peer(struct wg_device *dev, struct wg_peer *peer);
 
 /* Buffers for the edge to read into. */
 struct wg_pkt *wg_device_pkt_get(struct wg_device *dev, bool large);
@@ -191,6 +195,13 @@ struct wg_device_ext {
  * CAKE instances, then each peer's public_key and counters. ext may be NULL.
  */
 int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
+			    struct wg_devconf_buf *out);
+/* The same in steps (src/core/device_conf.h): the device's part, then from *next (the
+ * first peer at the start) up to budget units of peers; WG_DEVICE_CONF_MORE, 0 when all
+ * are written, or -ENOMEM. */
+int wg_device_ext_get_head(const struct wg_device *dev, const struct wg_device_ext *ext,
+			   struct wg_devconf_buf *out);
+int wg_device_ext_get_peers(const struct wg_peer **next, unsigned int budget,
 			    struct wg_devconf_buf *out);
 
 /* Ingress: takes a received UDP payload (at wg_pkt_msg(pkt), pkt->msg_len) whose source is

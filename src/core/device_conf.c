@@ -1,39 +1,166 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Configuration of a device: applying a UAPI `set` (wireguard-go's semantics) and taking
- * the snapshot a `get` prints.
+ * Configuration of a device: a UAPI `set` (wireguard-go's semantics) applied as a change
+ * set in bounded steps, and the snapshot a `get` prints, taken the same way
+ * (device_conf.h).
  */
-#include "src/core/device.h"
+#include "src/core/device_conf.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "src/core/device.h"
 #include "src/core/send.h"
 
-static void set_private_key(struct wg_device *dev, const uint8_t key[NOISE_PRIVATE_KEY_LEN])
+static bool is_own_key(const struct wg_noise_identity *id, const uint8_t pub[NOISE_PUBLIC_KEY_LEN])
 {
-	struct wg_peer *peer, *next;
+	return id->has_identity && cw_ct_equal(pub, id->static_public, NOISE_PUBLIC_KEY_LEN);
+}
 
-	if (dev->identity.has_identity &&
-	    cw_ct_equal(dev->identity.static_private, key, NOISE_PRIVATE_KEY_LEN))
-		return;
-	if (wg_noise_identity_set_private(&dev->identity, key))
-		wg_noise_identity_clear(&dev->identity);
-	for (peer = dev->peers_head; peer; peer = next) {
-		next = peer->next;
-		/* A peer with our own public key can never complete a handshake: drop it. */
-		if (dev->identity.has_identity &&
-		    cw_ct_equal(peer->noise.remote_static, dev->identity.static_public,
-				NOISE_PUBLIC_KEY_LEN)) {
-			wg_device_remove_peer(dev, peer);
+static bool same_private_key(const struct wg_noise_identity *id,
+			     const uint8_t key[NOISE_PRIVATE_KEY_LEN])
+{
+	return id->has_identity && cw_ct_equal(id->static_private, key, NOISE_PRIVATE_KEY_LEN);
+}
+
+static bool keeps_identity(const struct wg_devconf *conf, const struct wg_noise_identity *id)
+{
+	return !(conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY) ||
+	       same_private_key(id, conf->private_key);
+}
+
+/* The identity after a private key change, as the device computes it. */
+static void set_identity(struct wg_noise_identity *id, const uint8_t key[NOISE_PRIVATE_KEY_LEN])
+{
+	if (wg_noise_identity_set_private(id, key))
+		wg_noise_identity_clear(id);
+}
+
+/* --- building the change set: no device touched --- */
+
+void wg_device_change_deinit(struct wg_device_change *c)
+{
+	for (size_t i = 0; c->fresh && i < c->conf->n_peers; i++)
+		if (c->fresh[i])
+			wg_peer_put(c->fresh[i]);
+	free(c->fresh);
+	cw_memzero(c, sizeof(*c));
+}
+
+int wg_device_change_prepare(struct wg_device_change *c, const struct wg_devconf *conf,
+			     const struct wg_noise_identity *current)
+{
+	memset(c, 0, sizeof(*c));
+	c->conf = conf;
+	c->identity = *current;
+	if (!keeps_identity(conf, current))
+		set_identity(&c->identity, conf->private_key);
+	if (!conf->n_peers)
+		return 0;
+	c->fresh = calloc(conf->n_peers, sizeof(*c->fresh));
+	if (!c->fresh)
+		return -ENOMEM;
+	for (size_t i = 0; i < conf->n_peers; i++) {
+		const struct wg_devconf_peer *pc = conf->peers[i];
+		struct wg_peer *peer;
+
+		/* Only a record that may create its peer gets one: an existing peer's is
+		 * freed unused. */
+		if ((pc->flags & (WG_DEVCONF_PEER_REMOVE_ME | WG_DEVCONF_PEER_UPDATE_ONLY)) ||
+		    is_own_key(&c->identity, pc->public_key))
 			continue;
-		}
-		wg_noise_remote_precompute(&peer->noise);
-		wg_noise_remote_expire_current(&peer->noise);
+		peer = wg_peer_new(NULL, 0);
+		if (!peer)
+			return -ENOMEM;
+		wg_noise_remote_init(&peer->noise, &c->identity, pc->public_key, NULL);
+		c->fresh[i] = peer;
 	}
-	wg_device_log(dev, WG_LOG_INFO, "private key %s",
-		      dev->identity.has_identity ? "set" : "cleared");
+	return 0;
+}
+
+/* --- applying it, on the datapath --- */
+
+/* The tables grow once, now, for every peer the change may create, while they hold only
+ * the peers of today: growing as they fill would move every entry at each doubling, in
+ * one step (6 ms at 16384 peers). Only an optimisation: without memory, they grow later. */
+static void reserve(struct wg_device *dev, const struct wg_device_change *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; c->fresh && i < c->conf->n_peers; i++)
+		n += c->fresh[i] != NULL;
+	if (!n)
+		return;
+	(void)wg_pubkey_table_reserve(&dev->peers_by_key, n);
+	(void)wg_allowedips_reserve_peers(&dev->allowedips, n);
+}
+
+int wg_device_change_begin(struct wg_device *dev, struct wg_device_change *c, uint64_t now_ns)
+{
+	const struct wg_devconf *conf = c->conf;
+	char err[160];
+	int ret = 0;
+
+	/* First, as they are what may fail: a request refused here changed nothing. */
+	dev->now_ns = now_ns;
+	if (conf->cake)
+		ret = wg_device_set_cake(dev, false, conf->cake, err, sizeof(err), now_ns);
+	if (!ret && conf->cake_ingress)
+		ret = wg_device_set_cake(dev, true, conf->cake_ingress, err, sizeof(err), now_ns);
+	if (ret) {
+		wg_device_log(dev, WG_LOG_ERROR, "%s", err);
+		return ret;
+	}
+	reserve(dev, c);
+	c->stage = WG_CHANGE_PRIVATE_KEY;
+	return 0;
+}
+
+/* The device takes the new private key; its peers are precomputed again in later steps.
+ * Fresh peers built for another identity than the device now has are precomputed again
+ * when they are added (the caller's copy of the identity was stale). */
+static unsigned int take_identity(struct wg_device *dev, struct wg_device_change *c)
+{
+	bool changes = !keeps_identity(c->conf, &dev->identity);
+
+	if (changes)
+		set_identity(&dev->identity, c->conf->private_key);
+	if (dev->identity.has_identity != c->identity.has_identity ||
+	    (dev->identity.has_identity &&
+	     !cw_ct_equal(dev->identity.static_private, c->identity.static_private,
+			  NOISE_PRIVATE_KEY_LEN))) {
+		c->identity = dev->identity;
+		c->stale_fresh = true;
+	}
+	c->identity_applied = true;
+	c->next_peer = dev->peers_head;
+	c->stage = changes ? WG_CHANGE_REKEY_PEERS : WG_CHANGE_DEVICE;
+	return changes ? WG_DEVICE_CONF_UNITS_X25519 : WG_DEVICE_CONF_UNITS_ITEM;
+}
+
+/* One existing peer under the new identity. */
+static unsigned int rekey_peer(struct wg_device *dev, struct wg_device_change *c)
+{
+	struct wg_peer *peer = c->next_peer;
+
+	if (!peer) {
+		wg_device_log(dev, WG_LOG_INFO, "private key %s",
+			      dev->identity.has_identity ? "set" : "cleared");
+		c->stage = WG_CHANGE_DEVICE;
+		return WG_DEVICE_CONF_UNITS_ITEM;
+	}
+	c->next_peer = peer->next;
+	/* A peer with our own public key can never complete a handshake: drop it. */
+	if (is_own_key(&dev->identity, peer->noise.remote_static)) {
+		wg_device_remove_peer(dev, peer);
+		return WG_DEVICE_CONF_UNITS_ITEM;
+	}
+	wg_noise_remote_precompute(&peer->noise);
+	wg_noise_remote_expire_current(&peer->noise);
+	return WG_DEVICE_CONF_UNITS_X25519;
 }
 
 static int apply_allowedips(struct wg_device *dev, struct wg_peer *peer,
@@ -75,8 +202,27 @@ static void set_keepalive(struct wg_device *dev, struct wg_peer *peer, uint16_t 
 		wg_device_send_keepalive(dev, peer, now_ns);
 }
 
-static int apply_peer(struct wg_device *dev, const struct wg_devconf_peer *pc, uint64_t now_ns)
+/* The peer record i creates: the one prepare built, or NULL when out of memory. */
+static struct wg_peer *create_peer(struct wg_device *dev, struct wg_device_change *c, size_t i)
 {
+	struct wg_peer *peer = c->fresh[i];
+
+	if (!peer) /* prepare took it for our own key under a stale identity */
+		return wg_device_add_peer(dev, c->conf->peers[i]->public_key);
+	c->fresh[i] = NULL;
+	if (wg_device_insert_peer(dev, peer)) {
+		wg_peer_put(peer);
+		return NULL;
+	}
+	if (c->stale_fresh)
+		wg_noise_remote_precompute(&peer->noise);
+	return peer;
+}
+
+static int apply_peer(struct wg_device *dev, struct wg_device_change *c, size_t i,
+		      uint64_t now_ns)
+{
+	const struct wg_devconf_peer *pc = c->conf->peers[i];
 	struct wg_peer *peer = wg_device_find_peer(dev, pc->public_key);
 
 	if (pc->flags & WG_DEVCONF_PEER_REMOVE_ME) {
@@ -84,13 +230,12 @@ static int apply_peer(struct wg_device *dev, const struct wg_devconf_peer *pc, u
 			wg_device_remove_peer(dev, peer);
 		return 0;
 	}
-	if (dev->identity.has_identity &&
-	    cw_ct_equal(pc->public_key, dev->identity.static_public, NOISE_PUBLIC_KEY_LEN))
+	if (is_own_key(&dev->identity, pc->public_key))
 		return 0; /* our own key: ignored, as wireguard-go does */
 	if (!peer) {
 		if (pc->flags & WG_DEVCONF_PEER_UPDATE_ONLY)
 			return 0;
-		peer = wg_device_add_peer(dev, pc->public_key);
+		peer = create_peer(dev, c, i);
 		if (!peer)
 			return -ENOMEM;
 	}
@@ -105,45 +250,92 @@ static int apply_peer(struct wg_device *dev, const struct wg_devconf_peer *pc, u
 	return apply_allowedips(dev, peer, pc);
 }
 
-int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64_t now_ns)
+/* The device's own fields, after the private key, in wireguard-go's order. */
+static unsigned int apply_device(struct wg_device *dev, struct wg_device_change *c)
 {
-	size_t i;
-	int ret;
+	const struct wg_devconf *conf = c->conf;
 
-	dev->now_ns = now_ns;
-	if (conf->flags & WG_DEVCONF_HAS_PRIVATE_KEY)
-		set_private_key(dev, conf->private_key);
 	if (conf->flags & WG_DEVCONF_HAS_LISTEN_PORT)
 		dev->listen_port = conf->listen_port;
 	if (conf->flags & WG_DEVCONF_HAS_FWMARK)
 		dev->fwmark = conf->fwmark;
-	if (conf->cake || conf->cake_ingress) {
-		char err[160];
-
-		ret = conf->cake ? wg_device_set_cake(dev, false, conf->cake, err, sizeof(err), now_ns)
-				 : 0;
-		if (!ret && conf->cake_ingress)
-			ret = wg_device_set_cake(dev, true, conf->cake_ingress, err, sizeof(err),
-						 now_ns);
-		if (ret) {
-			wg_device_log(dev, WG_LOG_ERROR, "%s", err);
-			return ret;
-		}
-	}
-	if (conf->flags & WG_DEVCONF_REPLACE_PEERS)
-		while (dev->peers_head)
-			wg_device_remove_peer(dev, dev->peers_head);
-	for (i = 0; i < conf->n_peers; i++) {
-		ret = apply_peer(dev, conf->peers[i], now_ns);
-		if (ret)
-			return ret;
-	}
-	/* Last, as it cannot fail: a request that fails above leaves it as it was. The
-	 * private key, port and fwmark before it apply in order, as in wireguard-go. */
-	if (conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE)
-		dev->autorate_probe = conf->autorate_probe;
-	return 0;
+	c->stage = conf->flags & WG_DEVCONF_REPLACE_PEERS ? WG_CHANGE_REPLACE : WG_CHANGE_PEERS;
+	return WG_DEVICE_CONF_UNITS_ITEM;
 }
+
+/* The next peer record; -errno when it failed. */
+static int next_record(struct wg_device *dev, struct wg_device_change *c, uint64_t now_ns,
+		       unsigned int *units)
+{
+	const struct wg_devconf *conf = c->conf;
+
+	*units = WG_DEVICE_CONF_UNITS_ITEM;
+	if (c->next == conf->n_peers) {
+		/* Last, as it cannot fail: a request that fails above leaves it as it was. */
+		if (conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE)
+			dev->autorate_probe = conf->autorate_probe;
+		c->stage = WG_CHANGE_DONE;
+		return 0;
+	}
+	*units += (unsigned int)WG_MIN(conf->peers[c->next]->n_allowedips, (size_t)UINT_MAX / 2);
+	return apply_peer(dev, c, c->next++, now_ns);
+}
+
+int wg_device_change_step(struct wg_device *dev, struct wg_device_change *c, unsigned int budget,
+			  uint64_t now_ns)
+{
+	unsigned long long used = 0;
+	unsigned int units = 0;
+	int ret = 0;
+
+	dev->now_ns = now_ns;
+	while (used < budget && !ret) {
+		switch (c->stage) {
+		case WG_CHANGE_CAKE:
+			return -EINVAL; /* wg_device_change_begin() first */
+		case WG_CHANGE_PRIVATE_KEY:
+			units = take_identity(dev, c);
+			break;
+		case WG_CHANGE_REKEY_PEERS:
+			units = rekey_peer(dev, c);
+			break;
+		case WG_CHANGE_DEVICE:
+			units = apply_device(dev, c);
+			break;
+		case WG_CHANGE_REPLACE:
+			units = WG_DEVICE_CONF_UNITS_ITEM;
+			if (dev->peers_head)
+				wg_device_remove_peer(dev, dev->peers_head);
+			else
+				c->stage = WG_CHANGE_PEERS;
+			break;
+		case WG_CHANGE_PEERS:
+			ret = next_record(dev, c, now_ns, &units);
+			break;
+		case WG_CHANGE_DONE:
+			return 0;
+		}
+		used += units;
+	}
+	if (ret)
+		return ret;
+	return c->stage == WG_CHANGE_DONE ? 0 : WG_DEVICE_CONF_MORE;
+}
+
+int wg_device_apply(struct wg_device *dev, const struct wg_devconf *conf, uint64_t now_ns)
+{
+	struct wg_device_change c;
+	int ret = wg_device_change_prepare(&c, conf, &dev->identity);
+
+	if (!ret)
+		ret = wg_device_change_begin(dev, &c, now_ns);
+	while (!ret && (ret = wg_device_change_step(dev, &c, UINT_MAX, now_ns)) == WG_DEVICE_CONF_MORE)
+		ret = 0;
+	wg_device_change_deinit(&c);
+	return ret;
+}
+
+/* --- the snapshot a `get` prints --- */
 
 struct walk_ctx {
 	struct wg_devconf_peer *pc;
@@ -193,14 +385,13 @@ static int snapshot_peer(const struct wg_device *dev, const struct wg_peer *peer
 	return wg_allowedips_walk_peer(&dev->allowedips, peer, walk_allowedip, &w);
 }
 
-struct wg_devconf *wg_device_snapshot(const struct wg_device *dev, uint64_t now_ns)
+int wg_device_snapshot_init(const struct wg_device *dev, struct wg_device_snapshot *s)
 {
 	struct wg_devconf *conf = wg_devconf_new();
-	const struct wg_peer *peer;
 
-	(void)now_ns;
+	memset(s, 0, sizeof(*s));
 	if (!conf)
-		return NULL;
+		return -ENOMEM;
 	if (dev->identity.has_identity) {
 		conf->flags |= WG_DEVCONF_HAS_PRIVATE_KEY;
 		memcpy(conf->private_key, dev->identity.static_private, NOISE_PRIVATE_KEY_LEN);
@@ -208,13 +399,46 @@ struct wg_devconf *wg_device_snapshot(const struct wg_device *dev, uint64_t now_
 	conf->flags |= WG_DEVCONF_HAS_LISTEN_PORT | WG_DEVCONF_HAS_FWMARK;
 	conf->listen_port = dev->listen_port;
 	conf->fwmark = dev->fwmark;
-	for (peer = dev->peers_head; peer; peer = peer->next) {
-		struct wg_devconf_peer *pc = wg_devconf_add_peer(conf);
+	s->conf = conf;
+	s->next = dev->peers_head;
+	return 0;
+}
 
-		if (!pc || snapshot_peer(dev, peer, pc)) {
-			wg_devconf_free(conf);
-			return NULL;
+int wg_device_snapshot_step(const struct wg_device *dev, struct wg_device_snapshot *s,
+			    unsigned int budget)
+{
+	unsigned long long used = 0;
+
+	if (!s->conf)
+		return -ENOMEM;
+	while (s->next && used < budget) {
+		struct wg_devconf_peer *pc = wg_devconf_add_peer(s->conf);
+
+		if (!pc || snapshot_peer(dev, s->next, pc)) {
+			wg_device_snapshot_deinit(s);
+			return -ENOMEM;
 		}
+		used += WG_DEVICE_CONF_UNITS_ITEM + pc->n_allowedips;
+		s->next = s->next->next;
 	}
+	return s->next ? WG_DEVICE_CONF_MORE : 0;
+}
+
+void wg_device_snapshot_deinit(struct wg_device_snapshot *s)
+{
+	wg_devconf_free(s->conf);
+	memset(s, 0, sizeof(*s));
+}
+
+struct wg_devconf *wg_device_snapshot(const struct wg_device *dev, uint64_t now_ns)
+{
+	struct wg_device_snapshot s;
+	struct wg_devconf *conf;
+
+	(void)now_ns;
+	if (wg_device_snapshot_init(dev, &s) || wg_device_snapshot_step(dev, &s, UINT_MAX))
+		return NULL;
+	conf = s.conf;
+	s.conf = NULL;
 	return conf;
 }

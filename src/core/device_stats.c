@@ -8,11 +8,13 @@
 #include "src/core/device.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qdisc/cake_print.h"
+#include "src/core/device_conf.h"
 #include "src/core/encoding.h"
 
 enum {
@@ -127,8 +129,8 @@ static void put_peer(struct wg_devconf_buf *out, const struct wg_peer *peer)
 	wg_counters_write(out, WG_COUNTER_SCOPE_PEER, c.has, c.v);
 }
 
-int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
-			    struct wg_devconf_buf *out)
+int wg_device_ext_get_head(const struct wg_device *dev, const struct wg_device_ext *ext,
+			   struct wg_devconf_buf *out)
 {
 	struct wg_device_counters c = ext ? ext->counters : (struct wg_device_counters){0};
 	struct cake_stats st;
@@ -154,7 +156,26 @@ int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_
 	}
 	if (ret)
 		return ret;
-	for (const struct wg_peer *peer = dev->peers_head; peer; peer = peer->next)
-		put_peer(out, peer);
 	return out->failed ? -ENOMEM : 0;
+}
+
+int wg_device_ext_get_peers(const struct wg_peer **next, unsigned int budget,
+			    struct wg_devconf_buf *out)
+{
+	for (unsigned int used = 0; *next && used < budget; used += WG_DEVICE_CONF_UNITS_ITEM) {
+		put_peer(out, *next);
+		*next = (*next)->next;
+	}
+	if (out->failed)
+		return -ENOMEM;
+	return *next ? WG_DEVICE_CONF_MORE : 0;
+}
+
+int wg_device_ext_get_write(const struct wg_device *dev, const struct wg_device_ext *ext,
+			    struct wg_devconf_buf *out)
+{
+	const struct wg_peer *next = dev->peers_head;
+	int ret = wg_device_ext_get_head(dev, ext, out);
+
+	return ret ? ret : wg_device_ext_get_peers(&next, UINT_MAX, out);
 }

@@ -62,12 +62,12 @@ static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_
 	return slots;
 }
 
-void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, const void *slot)
+void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
+			 size_t count, size_t extra)
 {
 	size_t want = *size ? *size : shape->min_slots;
 
-	while ((*count + 1) * 2 > want)
+	while ((count + extra) * 2 > want)
 		want *= 2;
 	if (want != *size) {
 		void *grown = rehash(shape, slots, *size, want);
@@ -77,6 +77,15 @@ void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_
 		slots = grown;
 		*size = want;
 	}
+	return slots;
+}
+
+void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
+			size_t *count, const void *slot)
+{
+	slots = wg_hashtab_reserve(shape, slots, size, *count, 1);
+	if (!slots)
+		return NULL;
 	place(shape, slots, *size, slot);
 	(*count)++;
 	return slots;

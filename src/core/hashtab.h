@@ -48,6 +48,12 @@ void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t 
 void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
 			size_t *count, const void *slot);
 
+/* Grows the table of count entries so that extra more fit without growing again (a big
+ * insertion then moves the entries once, while they are few). Returns the array now in
+ * use, as insert does; NULL when out of memory, with nothing changed. */
+void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
+			 size_t count, size_t extra);
+
 /*
  * Empties slot, which wg_hashtab_find returned for this array, and shrinks the table when
  * the load falls below an eighth. Returns the array now in use, as insert does; if memory

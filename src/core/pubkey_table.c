@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "src/core/compiler.h"
 #include "src/core/hashtab.h"
 
 struct wg_pubkey_slot {
@@ -69,6 +70,18 @@ int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PU
 		return -ENOSPC;
 	memcpy(s.key, key, sizeof(s.key));
 	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+	if (!slots)
+		return -ENOMEM;
+	t->slots = slots;
+	return 0;
+}
+
+int wg_pubkey_table_reserve(struct wg_pubkey_table *t, size_t extra)
+{
+	struct wg_pubkey_slot *slots;
+
+	extra = WG_MIN(extra, WG_PUBKEY_TABLE_MAX_ENTRIES - WG_MIN(t->count, WG_PUBKEY_TABLE_MAX_ENTRIES));
+	slots = wg_hashtab_reserve(&shape, t->slots, &t->size, t->count, extra);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;

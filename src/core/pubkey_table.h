@@ -43,6 +43,9 @@ void wg_pubkey_table_deinit(struct wg_pubkey_table *t);
 int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
 			   void *peer);
 
+/* Room for extra more entries without growing (capped at the maximum). 0 or -ENOMEM. */
+int wg_pubkey_table_reserve(struct wg_pubkey_table *t, size_t extra);
+
 /* Removes key if it maps to peer. Returns 0 or -ENOENT. */
 int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
 			   const void *peer);

@@ -14,14 +14,13 @@
 #include <sodium.h>
 
 #include "src/core/device.h"
-#include "src/core/uapi.h"
+#include "src/edge/control.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
 #include "src/edge/probe.h"
 #include "src/edge/sched.h"
 #include "src/edge/tun.h"
 #include "src/edge/tun_gro.h"
-#include "src/edge/uapi_server.h"
 #include "src/edge/underlay.h"
 
 enum {
@@ -53,7 +52,7 @@ struct daemon {
 	struct wg_tun tun;
 	struct wg_tun_gro gro; /* coalesces TCP segments on their way to TUN */
 	struct wg_underlay udp;
-	struct wg_uapi_server uapi;
+	struct wg_control ctl; /* the UAPI, on its own thread */
 	struct wg_nl_events *nlev;
 	struct wg_probe probe; /* autorate's ICMP echo requests through the tunnel */
 	/* Buffers kept between reads, so that a read takes from the pool only what it
@@ -379,20 +378,20 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 
 /* --- UAPI --- */
 
-static struct wg_devconf *uapi_get(void *ctx)
+static uint64_t ctl_now(void *ctx)
 {
 	struct daemon *d = ctx;
 
 	tick(d);
-	return wg_device_snapshot(&d->dev, d->now_ns);
+	return d->now_ns;
 }
 
-static int uapi_set(void *ctx, const struct wg_devconf *conf)
+/* A set's underlay part, before the device changes (src/edge/control.h). */
+static int uapi_set_begin(void *ctx, const struct wg_devconf *conf)
 {
 	struct daemon *d = ctx;
 	int ret;
 
-	tick(d);
 	if ((conf->flags & WG_DEVCONF_HAS_LISTEN_PORT) && conf->listen_port != d->udp.port) {
 		ret = wg_underlay_rebind(&d->udp, conf->listen_port);
 		if (ret) {
@@ -414,9 +413,15 @@ static int uapi_set(void *ctx, const struct wg_devconf *conf)
 			return ret;
 		}
 	}
-	ret = wg_device_apply(&d->dev, conf, d->now_ns);
+	return 0;
+}
+
+static void uapi_set_end(void *ctx, int ret)
+{
+	struct daemon *d = ctx;
+
+	(void)ret;
 	d->dev.listen_port = d->udp.port;
-	return ret;
 }
 
 static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
@@ -426,7 +431,7 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 
 	wg_underlay_report(&d->udp, &ext);
 	wg_tun_gro_report(&d->gro, &ext.counters);
-	return wg_device_ext_get_write(&d->dev, &ext, out);
+	return wg_device_ext_get_head(&d->dev, &ext, out); /* the peers follow in slices */
 }
 
 /* --- setup and teardown --- */
@@ -534,7 +539,7 @@ static void start_watchers(struct daemon *d)
 
 static void teardown(struct daemon *d)
 {
-	wg_uapi_server_stop(&d->uapi);
+	wg_control_stop(&d->ctl);
 	wg_probe_close(&d->probe);
 	wg_underlay_close(&d->udp);
 	put_kept(d);
@@ -565,17 +570,21 @@ static void set_slice(void)
 		wg_log_info("Scheduler slice: %u us", us);
 }
 
-/* Least privilege once everything is open: src/edge/privdrop.h, src/edge/seccomp.h. */
+/* Least privilege once everything is open (src/edge/privdrop.h), before any thread
+ * starts: capabilities are per thread. */
 static int drop_privileges(struct daemon *d, const struct wg_daemon_opts *opts)
 {
-	int ret;
-
 	if (!opts->priv.keep_root)
 		wg_probe_open(&d->probe); /* a raw socket needs CAP_NET_RAW */
-	ret = wg_privdrop_apply(&opts->priv, d->uapi.path);
-	if (ret)
-		return ret;
-	ret = wg_seccomp_load_daemon(opts->seccomp);
+	return wg_privdrop_apply(&opts->priv, d->ctl.uapi.path);
+}
+
+/* The system call filter (src/edge/seccomp.h), once every thread runs: it is loaded for
+ * all of them (TSYNC), so none needs the right to create threads. */
+static int filter_system_calls(const struct wg_daemon_opts *opts)
+{
+	int ret = wg_seccomp_load_daemon(opts->seccomp);
+
 	if (ret) {
 		wg_log_err("Unable to load the system call filter: %s", strerror(-ret));
 		return ret;
@@ -597,7 +606,8 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 		.log = wg_log_device_op,
 		.send_probe = op_send_probe,
 	};
-	struct wg_uapi_handlers handlers = { .get = uapi_get, .set = uapi_set, .ext_get = uapi_ext_get };
+	struct wg_control_ops ctl_ops = { .now = ctl_now, .set_begin = uapi_set_begin,
+					  .set_end = uapi_set_end, .ext_get = uapi_ext_get };
 	struct wg_rng rng = { .fill = rng_fill };
 	struct daemon *d = calloc(1, sizeof(*d));
 	int ret;
@@ -606,7 +616,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	d->loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
-	ops.ctx = handlers.ctx = d;
+	ops.ctx = ctl_ops.ctx = d;
 	d->udp.fd4 = d->udp.fd6 = -1;
 	d->tun.fd = -1;
 	wg_probe_init(&d->probe, opts->ifname, (uint16_t)getpid());
@@ -615,7 +625,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	if (!ret)
 		ret = setup_io(d, opts->ifname, opts->listen_port);
 	if (!ret) {
-		ret = wg_uapi_server_start(&d->uapi, d->loop, d->ifname, &handlers);
+		ret = wg_control_open(&d->ctl, d->loop, &d->dev, d->ifname, &ctl_ops);
 		if (ret)
 			wg_log_err("UAPI listen error: %s", strerror(-ret));
 	}
@@ -624,6 +634,10 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 		set_slice();
 		ret = drop_privileges(d, opts);
 	}
+	if (!ret)
+		ret = wg_control_run(&d->ctl); /* after the drop: it would keep root's */
+	if (!ret)
+		ret = filter_system_calls(opts);
 	if (!ret) {
 		wg_log_info("Device started");
 		if (opts->ready_fd >= 0) {

@@ -82,6 +82,13 @@ static const struct allowed daemon_calls[] = {
 	ALLOW("mremap"),
 	ALLOW("madvise"),
 	ALLOW("futex"),
+	/* the control thread (src/edge/control.c), started just before the filter: what
+	 * glibc's thread start may still do after it, its nice value, its end and join */
+	ALLOW("set_robust_list"),
+	ALLOW("rseq"),
+	ALLOW("gettid"),
+	ALLOW("setpriority"),
+	ALLOW("rt_sigprocmask"),
 	/* randomness (libsodium's randombytes_buf) */
 	ALLOW("getrandom"),
 	/* syslog's LOG_PID, stdio's first look at stderr */

@@ -12,8 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <sodium.h>
-
+#include "crypto/ct.h"
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 
@@ -31,6 +30,10 @@ struct conn {
 	struct wg_devconf_buf out; /* holds keys: wiped after sending */
 	size_t out_sent;
 	bool closing; /* close once out is sent */
+	bool waiting; /* a request is with the handler: read nothing more */
+	bool busy;    /* in conn_cb: a reply given at once must not process input */
+	char pending[READ_CHUNK]; /* input after the waiting request (may hold keys) */
+	size_t pending_len;
 };
 
 int wg_uapi_socket_path(char *out, size_t size, const char *ifname)
@@ -54,6 +57,7 @@ static void conn_free(struct conn *c)
 	close(c->fd);
 	wg_uapi_reader_deinit(&c->reader);
 	wg_devconf_buf_wipe(&c->out);
+	cw_memzero(c->pending, sizeof(c->pending));
 	c->srv->n_conns--;
 	free(c);
 }
@@ -81,9 +85,47 @@ static bool flush_out(struct conn *c)
 	return true;
 }
 
-static void reply_get(struct conn *c)
+static void process(struct conn *c, const char *buf, size_t len);
+
+/* Writes what is pending, then watches for what comes next: input unless a request
+ * waits or the connection closes, writability while output is left. */
+static void conn_settle(struct conn *c)
 {
-	struct wg_devconf *snap = c->srv->handlers.get(c->srv->handlers.ctx);
+	bool flushed = flush_out(c);
+	int events = (flushed ? 0 : EV_WRITE) | (c->waiting || c->closing ? 0 : EV_READ);
+
+	if (flushed && c->closing && !c->waiting) {
+		conn_free(c);
+		return;
+	}
+	ev_io_stop(c->srv->loop, &c->io);
+	if (!events)
+		return;
+	ev_io_set(&c->io, c->fd, events);
+	ev_io_start(c->srv->loop, &c->io);
+}
+
+/* A request was answered: go on with the input that came after it. */
+static void resume(struct conn *c)
+{
+	char buf[READ_CHUNK];
+	size_t n = c->pending_len;
+
+	c->waiting = false;
+	if (c->busy)
+		return; /* answered at once: process() goes on with the rest itself */
+	memcpy(buf, c->pending, n);
+	cw_memzero(c->pending, n);
+	c->pending_len = 0;
+	c->busy = true;
+	process(c, buf, n);
+	c->busy = false;
+	cw_memzero(buf, n);
+	conn_settle(c);
+}
+
+void wg_uapi_server_reply_get(struct conn *c, struct wg_devconf *snap)
+{
 	int ret = snap ? wg_uapi_get_write(snap, &c->out) : -ENOMEM;
 
 	wg_devconf_free(snap);
@@ -91,28 +133,28 @@ static void reply_get(struct conn *c)
 		wg_devconf_buf_wipe(&c->out);
 		wg_uapi_errno_write(&c->out, ret);
 	}
+	resume(c);
 }
 
-static void reply_ext_get(struct conn *c)
+void wg_uapi_server_reply_ext_get(struct conn *c, struct wg_devconf_buf *text, int ret)
 {
-	int ret = c->srv->handlers.ext_get(c->srv->handlers.ctx, &c->out);
-
 	if (ret)
 		wg_devconf_buf_wipe(&c->out);
+	else if (text->len)
+		wg_devconf_buf_append(&c->out, text->data, text->len);
+	wg_devconf_buf_wipe(text);
 	wg_uapi_errno_write(&c->out, ret);
+	resume(c);
 }
 
-static void reply_set(struct conn *c)
+void wg_uapi_server_reply_set(struct conn *c, int ret)
 {
-	struct wg_devconf *conf = wg_uapi_reader_take(&c->reader);
-	int ret = conf ? c->srv->handlers.set(c->srv->handlers.ctx, conf) : -ENOMEM;
-
-	wg_devconf_free(conf);
 	if (ret) {
 		c->srv->errors++;
 		wg_log_err("UAPI set failed: %s", strerror(-ret));
 	}
 	wg_uapi_errno_write(&c->out, ret);
+	resume(c);
 }
 
 static void handle(struct conn *c, enum wg_uapi_event ev)
@@ -121,16 +163,12 @@ static void handle(struct conn *c, enum wg_uapi_event ev)
 
 	switch (ev) {
 	case WG_UAPI_GET:
-		srv->requests++;
-		reply_get(c);
-		break;
 	case WG_UAPI_SET:
-		srv->requests++;
-		reply_set(c);
-		break;
 	case WG_UAPI_EXT_GET:
 		srv->requests++;
-		reply_ext_get(c);
+		c->waiting = true;
+		srv->handlers.request(srv->handlers.ctx, c, ev,
+				      ev == WG_UAPI_SET ? wg_uapi_reader_take(&c->reader) : NULL);
 		break;
 	case WG_UAPI_FAILED:
 		srv->errors++;
@@ -149,10 +187,11 @@ static void handle(struct conn *c, enum wg_uapi_event ev)
 	}
 }
 
-/* Feeds input to the parser until it needs more or the connection is to close. */
+/* Feeds input to the parser until it needs more, a request waits for its answer (the
+ * rest is kept) or the connection is to close. */
 static void process(struct conn *c, const char *buf, size_t len)
 {
-	while (len || !c->closing) {
+	while (!c->waiting && (len || !c->closing)) {
 		size_t used = 0;
 		enum wg_uapi_event ev = wg_uapi_reader_feed(&c->reader, buf, len, &used);
 
@@ -164,6 +203,10 @@ static void process(struct conn *c, const char *buf, size_t len)
 		if (c->closing)
 			break;
 	}
+	if (c->waiting && !c->closing) {
+		memmove(c->pending, buf, len);
+		c->pending_len = len;
+	}
 }
 
 static void conn_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -174,27 +217,22 @@ static void conn_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)loop;
 	if ((revents & EV_WRITE) && !flush_out(c))
 		return;
-	if (revents & EV_READ && !c->closing) {
+	if (revents & EV_READ && !c->closing && !c->waiting) {
 		ssize_t n = recv(c->fd, buf, sizeof(buf), 0);
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
+		c->busy = true;
 		if (n <= 0) {
 			handle(c, wg_uapi_reader_eof(&c->reader));
 			c->closing = true;
 		} else {
 			process(c, buf, (size_t)n);
-			sodium_memzero(buf, (size_t)n); /* may hold private_key= */
+			cw_memzero(buf, (size_t)n); /* may hold private_key= */
 		}
+		c->busy = false;
 	}
-	if (!flush_out(c)) {
-		ev_io_stop(c->srv->loop, &c->io);
-		ev_io_set(&c->io, c->fd, EV_READ | EV_WRITE);
-		ev_io_start(c->srv->loop, &c->io);
-		return;
-	}
-	if (c->closing)
-		conn_free(c);
+	conn_settle(c);
 }
 
 static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)

@@ -212,3 +212,31 @@ Test(pubkey_table, agrees_with_naive_model)
 	cr_expect_eq(t.size, WG_PUBKEY_TABLE_MIN_SLOTS, "an emptied table shrinks back");
 	wg_pubkey_table_deinit(&t);
 }
+
+/* Reserved room is used without growing again: the entries move once, while few. */
+Test(pubkey_table, reserve_grows_once)
+{
+	static char many[1000];
+	uint8_t k[KEY_LEN] = {0};
+	struct wg_pubkey_table t;
+	void *slots;
+	size_t size;
+
+	table_init(&t, 3);
+	cr_assert_eq(wg_pubkey_table_insert(&t, k, &many[0]), 0);
+	cr_assert_eq(wg_pubkey_table_reserve(&t, WG_ARRAY_SIZE(many) - 1), 0);
+	slots = t.slots;
+	size = t.size;
+	cr_assert_geq(size, 2 * WG_ARRAY_SIZE(many));
+	for (size_t i = 1; i < WG_ARRAY_SIZE(many); i++) {
+		memcpy(k, &i, sizeof(i));
+		cr_assert_eq(wg_pubkey_table_insert(&t, k, &many[i]), 0);
+	}
+	cr_assert_eq(t.slots, slots, "no growth after the reserve");
+	cr_assert_eq(t.size, size);
+	for (size_t i = 0; i < WG_ARRAY_SIZE(many); i++) {
+		memcpy(k, &i, sizeof(i));
+		cr_assert_eq(wg_pubkey_table_lookup(&t, k), &many[i]);
+	}
+	wg_pubkey_table_deinit(&t);
+}
