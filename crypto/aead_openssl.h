@@ -18,16 +18,6 @@ struct cw_aead_openssl_key {
 	struct evp_cipher_ctx_st *dec;
 };
 
-CW_MUST_CHECK int cw_aead_openssl_key_init(struct cw_aead_openssl_key *k,
-					   const uint8_t key[CW_AEAD_KEY_LEN]);
-void cw_aead_openssl_key_wipe(struct cw_aead_openssl_key *k);
-CW_MUST_CHECK bool cw_aead_openssl_key_seal_nonce(struct cw_aead_openssl_key *k, uint8_t *dst,
-						  const uint8_t *src, size_t len,
-						  const uint8_t *ad, size_t ad_len,
-						  const uint8_t nonce[CW_AEAD_NONCE_LEN]);
-CW_MUST_CHECK bool cw_aead_openssl_key_open_nonce(struct cw_aead_openssl_key *k, uint8_t *dst,
-						  const uint8_t *src, size_t src_len,
-						  const uint8_t *ad, size_t ad_len,
-						  const uint8_t nonce[CW_AEAD_NONCE_LEN]);
+CW_AEAD_DECLARE_BACKEND(openssl);
 
 #endif
