@@ -48,6 +48,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION net)
 # What the daemon links, also those of its parts that other branches add (nftables,
 # seccomp), and adduser for postinst; dpkg-shlibdeps adds the exact versions.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsodium23, libev4, libmnl0, libnftnl11, libseccomp2, adduser")
+if(LIBCRYPTO_FOUND) # crypto/aead_openssl.c: libcrypto.so.3 is in libssl3
+	string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libssl3")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "wireguard-tools")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "systemd-resolved | resolvconf")

@@ -17,7 +17,7 @@ _Static_assert(CW_AEAD_TAG_LEN == crypto_aead_xchacha20poly1305_IETF_ABYTES, "xt
 enum { NONCE_ZERO_PREFIX_LEN = CW_AEAD_NONCE_LEN - sizeof(uint64_t) };
 
 /* WireGuard's nonce: 32 zero bits, then the counter as a little-endian 64-bit integer. */
-static void counter_nonce(uint8_t nonce[CW_AEAD_NONCE_LEN], uint64_t counter)
+void cw_aead_counter_nonce(uint8_t nonce[CW_AEAD_NONCE_LEN], uint64_t counter)
 {
 	int i;
 
@@ -53,7 +53,7 @@ void cw_aead_encrypt(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t
 {
 	uint8_t nonce[CW_AEAD_NONCE_LEN];
 
-	counter_nonce(nonce, counter);
+	cw_aead_counter_nonce(nonce, counter);
 	cw_aead_encrypt_nonce(dst, src, len, ad, ad_len, nonce, key);
 }
 
@@ -62,7 +62,7 @@ bool cw_aead_decrypt(uint8_t *dst, const uint8_t *src, size_t src_len, const uin
 {
 	uint8_t nonce[CW_AEAD_NONCE_LEN];
 
-	counter_nonce(nonce, counter);
+	cw_aead_counter_nonce(nonce, counter);
 	return cw_aead_decrypt_nonce(dst, src, src_len, ad, ad_len, nonce, key);
 }
 

@@ -27,6 +27,8 @@ check qdisc '#include "(crypto|src)/' 'must not include crypto/ or src/'
 check qdisc '#include <sodium' 'must not use libsodium'
 check src/core '#include "src/edge/' 'must not include the edge'
 check src/core '#include <sodium' 'must use libsodium through crypto/'
+check src/core '#include <openssl/' 'must use OpenSSL through crypto/'
+check qdisc '#include <openssl/' 'must not use OpenSSL'
 # The simulator is a tool's library over the qdisc alone; libc is free to it.
 check tools/sim '#include "src/' 'must not include src/'
 for d in $pure; do

@@ -4,9 +4,28 @@
 #include <errno.h>
 #include <string.h>
 
-#include "crypto/aead.h"
 #include "crypto/ct.h"
 #include "src/core/clock.h"
+
+int wg_keypair_set_keys(struct wg_keypair *kp, const uint8_t send_key[NOISE_SYMMETRIC_KEY_LEN],
+			const uint8_t recv_key[NOISE_SYMMETRIC_KEY_LEN])
+{
+	int err;
+
+	memmove(kp->send_key, send_key, sizeof(kp->send_key));
+	memmove(kp->recv_key, recv_key, sizeof(kp->recv_key));
+	err = cw_aead_key_init(&kp->send_aead, kp->send_key);
+	if (!err) {
+		err = cw_aead_key_init(&kp->recv_aead, kp->recv_key);
+		if (err)
+			cw_aead_key_wipe(&kp->send_aead);
+	}
+	if (err) {
+		cw_memzero(kp->send_key, sizeof(kp->send_key));
+		cw_memzero(kp->recv_key, sizeof(kp->recv_key));
+	}
+	return err;
+}
 
 size_t wg_keypair_padded_len(size_t plain_len, unsigned int mtu)
 {
@@ -54,8 +73,11 @@ int wg_keypair_encrypt(struct wg_keypair *kp, uint8_t *msg, size_t plain_len, si
 	wg_message_header_set(&hdr->header, MESSAGE_DATA);
 	wg_put_le32(hdr->key_idx, kp->remote_index);
 	wg_put_le64(hdr->counter, nonce);
-	cw_aead_encrypt(hdr->encrypted_data, hdr->encrypted_data, padded, NULL, 0, nonce,
-			kp->send_key);
+	if (!cw_aead_key_seal(&kp->send_aead, hdr->encrypted_data, hdr->encrypted_data, padded,
+			      NULL, 0, nonce)) {
+		kp->send_valid = false;
+		return -ENOKEY;
+	}
 	*msg_len = total;
 	return 0;
 }
@@ -76,8 +98,8 @@ enum wg_data_verdict wg_keypair_decrypt(struct wg_keypair *kp, uint8_t *msg, siz
 		return DATA_KEYPAIR_INVALID;
 	}
 	counter = wg_le64(hdr->counter);
-	if (!cw_aead_decrypt(hdr->encrypted_data, hdr->encrypted_data,
-			     msg_len - MESSAGE_DATA_HEADER_LEN, NULL, 0, counter, kp->recv_key))
+	if (!cw_aead_key_open(&kp->recv_aead, hdr->encrypted_data, hdr->encrypted_data,
+			      msg_len - MESSAGE_DATA_HEADER_LEN, NULL, 0, counter))
 		return DATA_AUTH_FAILED;
 	/* Only an authentic counter may move the window. */
 	if (!wg_replay_accept(&kp->replay, counter))
@@ -102,5 +124,7 @@ bool wg_keypair_should_rekey_on_receive(const struct wg_keypair *kp, uint64_t no
 
 void wg_keypair_clear(struct wg_keypair *kp)
 {
+	cw_aead_key_wipe(&kp->send_aead);
+	cw_aead_key_wipe(&kp->recv_aead);
 	cw_memzero(kp, sizeof(*kp));
 }

@@ -542,26 +542,36 @@ int wg_noise_begin_session(struct wg_noise_remote *r, uint64_t now_ns)
 {
 	struct wg_noise_handshake *hs = &r->handshake;
 	const struct wg_noise_upcall *u = &r->local->upcall;
-	struct wg_keypair *kp;
+	uint8_t first[NOISE_SYMMETRIC_KEY_LEN], second[NOISE_SYMMETRIC_KEY_LEN];
+	struct wg_keypair fresh = {0}, *kp;
 	bool initiator;
+	int err;
 
 	if ((hs->state != HANDSHAKE_CREATED_RESPONSE && hs->state != HANDSHAKE_CONSUMED_RESPONSE) ||
 	    !hs->has_local_index)
 		return -EINVAL;
 	initiator = hs->state == HANDSHAKE_CONSUMED_RESPONSE;
+	/* T_send, T_recv = KDF2(ck, empty): the initiator sends with the first. The keys and
+	 * their contexts are made before the rotation, so that a failure changes nothing. */
+	cw_kdf(first, second, NULL, hs->hash, 0, hs->chaining_key);
+	err = initiator ? wg_keypair_set_keys(&fresh, first, second)
+			: wg_keypair_set_keys(&fresh, second, first);
+	cw_memzero(first, sizeof(first));
+	cw_memzero(second, sizeof(second));
+	if (err)
+		return err;
 	rotate_for_new(r, initiator);
 	kp = keypair_slot(r); /* three slots: the rotation always leaves one free */
-	if (!kp)
+	if (!kp) {
+		wg_keypair_clear(&fresh);
 		return -ENOSPC;
+	}
 	wg_keypair_clear(kp);
+	*kp = fresh; /* kp owns the contexts now */
+	cw_memzero(&fresh, sizeof(fresh));
 	kp->remote = r;
 	kp->in_use = true;
 	kp->i_am_the_initiator = initiator;
-	/* T_send, T_recv = KDF2(ck, empty): the initiator sends with the first. */
-	if (initiator)
-		cw_kdf(kp->send_key, kp->recv_key, NULL, hs->hash, 0, hs->chaining_key);
-	else
-		cw_kdf(kp->recv_key, kp->send_key, NULL, hs->hash, 0, hs->chaining_key);
 	wg_replay_init(&kp->replay);
 	kp->birthdate_ns = now_ns;
 	kp->send_valid = kp->recv_valid = true;

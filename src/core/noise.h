@@ -151,7 +151,9 @@ enum wg_noise_verdict wg_noise_consume_response(struct wg_noise_remote *r,
 						const struct message_handshake_response *src);
 
 /* Derives the transport keypair after CREATED_RESPONSE (it becomes "next") or
- * CONSUMED_RESPONSE (it becomes "current"), and zeroes the handshake. 0 or -EINVAL. */
+ * CONSUMED_RESPONSE (it becomes "current"), and zeroes the handshake. 0 or -EINVAL; -ENOMEM
+ * when its AEAD contexts cannot be made, which leaves the keypairs and the handshake as
+ * they were (the device counts it in rx_handshake_bad). */
 int wg_noise_begin_session(struct wg_noise_remote *r, uint64_t now_ns);
 
 /* After kp authenticated a data message: if kp is the unconfirmed "next" keypair, it becomes

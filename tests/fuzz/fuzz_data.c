@@ -22,12 +22,16 @@ static uint8_t buf[BUF_LEN];
 
 static void reset(void)
 {
-	memset(&tx, 0, sizeof(tx));
-	memset(&rx, 0, sizeof(rx));
+	uint8_t a[NOISE_SYMMETRIC_KEY_LEN], b[NOISE_SYMMETRIC_KEY_LEN];
+
+	wg_keypair_clear(&tx);
+	wg_keypair_clear(&rx);
 	for (int i = 0; i < NOISE_SYMMETRIC_KEY_LEN; i++) {
-		tx.send_key[i] = rx.recv_key[i] = (uint8_t)(0x40 + i);
-		tx.recv_key[i] = rx.send_key[i] = (uint8_t)(0x90 ^ i);
+		a[i] = (uint8_t)(0x40 + i);
+		b[i] = (uint8_t)(0x90 ^ i);
 	}
+	if (wg_keypair_set_keys(&tx, a, b) || wg_keypair_set_keys(&rx, b, a))
+		abort();
 	tx.local_index = rx.remote_index = 0x0badcafe;
 	rx.local_index = tx.remote_index = 0x12345678;
 	tx.in_use = rx.in_use = true;

@@ -7,13 +7,19 @@
  * Suite "aead" runs after sodium_init() (libsodium's SIMD code, as in production);
  * suite "aead_portable" does not, so libsodium's portable code is checked too
  * (criterion runs every test in its own process).
+ *
+ * Suite "aead_key" runs the keyed data-path API (crypto/aead_key.h) of EVERY compiled
+ * backend through the RFC 8439 vectors, and crosses them: what one seals, each other
+ * opens, for lengths from 0 to 65535, with one key for many messages as in a session.
  */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crypto/aead.h"
+#include "crypto/aead_key.h"
 
 enum { BUF_LEN = 512 };
 
@@ -404,4 +410,255 @@ Test(aead_portable, xchacha_a3_1_seal_and_open)
 	check_seal(&xchacha_a3_1);
 	check_open(&xchacha_a3_1);
 	check_in_place(&xchacha_a3_1);
+}
+
+/* --- The keyed API of every compiled backend --- */
+
+union any_key {
+	struct cw_aead_sodium_key sodium;
+#ifdef CAKEWG_HAVE_OPENSSL
+	struct cw_aead_openssl_key openssl;
+#endif
+};
+
+struct backend {
+	const char *name;
+	int (*init)(union any_key *k, const uint8_t *key);
+	void (*wipe)(union any_key *k);
+	bool (*seal)(union any_key *k, uint8_t *dst, const uint8_t *src, size_t len,
+		     const uint8_t *ad, size_t ad_len, const uint8_t *nonce);
+	bool (*open)(union any_key *k, uint8_t *dst, const uint8_t *src, size_t src_len,
+		     const uint8_t *ad, size_t ad_len, const uint8_t *nonce);
+};
+
+#define BACKEND(member)                                                                    \
+	static int key_##member##_init(union any_key *k, const uint8_t *key)                     \
+	{                                                                                  \
+		return cw_aead_##member##_key_init(&k->member, key);                       \
+	}                                                                                  \
+	static void key_##member##_wipe(union any_key *k)                                        \
+	{                                                                                  \
+		cw_aead_##member##_key_wipe(&k->member);                                   \
+	}                                                                                  \
+	static bool key_##member##_seal(union any_key *k, uint8_t *dst, const uint8_t *src,      \
+				  size_t len, const uint8_t *ad, size_t ad_len,            \
+				  const uint8_t *nonce)                                    \
+	{                                                                                  \
+		return cw_aead_##member##_key_seal_nonce(&k->member, dst, src, len, ad,    \
+							 ad_len, nonce);                   \
+	}                                                                                  \
+	static bool key_##member##_open(union any_key *k, uint8_t *dst, const uint8_t *src,      \
+				  size_t src_len, const uint8_t *ad, size_t ad_len,        \
+				  const uint8_t *nonce)                                    \
+	{                                                                                  \
+		return cw_aead_##member##_key_open_nonce(&k->member, dst, src, src_len, ad, \
+							 ad_len, nonce);                   \
+	}
+
+BACKEND(sodium)
+#ifdef CAKEWG_HAVE_OPENSSL
+BACKEND(openssl)
+#endif
+
+#define BACKEND_ROW(member)                                                                \
+	{                                                                                  \
+		#member, key_##member##_init, key_##member##_wipe, key_##member##_seal, key_##member##_open        \
+	}
+
+static const struct backend backends[] = {
+	BACKEND_ROW(sodium),
+#ifdef CAKEWG_HAVE_OPENSSL
+	BACKEND_ROW(openssl),
+#endif
+};
+enum { N_BACKENDS = sizeof(backends) / sizeof(backends[0]) };
+
+TestSuite(aead_key, .init = sodium_ready);
+
+/* The vector's 96-bit nonce (the counter's, for a counter vector). */
+static void vector_nonce(const struct aead_case *c, uint8_t nonce[CW_AEAD_NONCE_LEN])
+{
+	if (c->kind == NONCE_COUNTER)
+		cw_aead_counter_nonce(nonce, c->counter);
+	else
+		memcpy(nonce, c->nonce, CW_AEAD_NONCE_LEN);
+}
+
+static void check_keyed_vector(const struct backend *b, const struct vec *v)
+{
+	uint8_t nonce[CW_AEAD_NONCE_LEN], out[BUF_LEN], zero[BUF_LEN] = {0};
+	size_t sealed_len, i;
+	struct aead_case c;
+	union any_key k;
+
+	load(&c, v);
+	vector_nonce(&c, nonce);
+	sealed_len = c.len + CW_AEAD_TAG_LEN;
+	memset(&k, 0, sizeof(k)); /* the union is larger than some backends' keys */
+	cr_assert_eq(b->init(&k, c.key), 0, "%s: init", b->name);
+	/* Twice: the second call on the context must not see the first's state. */
+	for (i = 0; i < 2; i++) {
+		memset(out, 0xaa, sizeof(out));
+		cr_assert(b->seal(&k, out, c.pt, c.len, c.ad, c.ad_len, nonce));
+		cr_assert_arr_eq(out, c.sealed, sealed_len, "%s: seal %zu", b->name, i);
+		cr_assert_eq(out[sealed_len], 0xaa, "%s: seal wrote past the tag", b->name);
+		memset(out, 0xaa, sizeof(out));
+		cr_assert(b->open(&k, out, c.sealed, sealed_len, c.ad, c.ad_len, nonce),
+			  "%s: open %zu", b->name, i);
+		cr_assert_arr_eq(out, c.pt, c.len, "%s: open %zu", b->name, i);
+		cr_assert_eq(out[c.len], 0xaa, "%s: open wrote past the plaintext", b->name);
+	}
+	/* In place. */
+	memcpy(out, c.pt, c.len);
+	cr_assert(b->seal(&k, out, out, c.len, c.ad, c.ad_len, nonce));
+	cr_assert_arr_eq(out, c.sealed, sealed_len, "%s: seal in place", b->name);
+	cr_assert(b->open(&k, out, out, sealed_len, c.ad, c.ad_len, nonce));
+	cr_assert_arr_eq(out, c.pt, c.len, "%s: open in place", b->name);
+	/* Every byte of ciphertext and tag flipped, in place: false, and zeros left. */
+	for (i = 0; i < sealed_len; i++) {
+		memcpy(out, c.sealed, sealed_len);
+		out[i] ^= 0x80;
+		cr_assert_not(b->open(&k, out, out, sealed_len, c.ad, c.ad_len, nonce),
+			      "%s: opened with byte %zu flipped", b->name, i);
+		cr_assert_arr_eq(out, zero, c.len, "%s: plaintext left, byte %zu", b->name, i);
+	}
+	/* A flipped AD byte and a flipped nonce byte, into another buffer. */
+	c.ad[0] ^= 1;
+	memset(out, 0xaa, sizeof(out));
+	cr_assert_not(b->open(&k, out, c.sealed, sealed_len, c.ad, c.ad_len, nonce));
+	cr_assert_arr_eq(out, zero, c.len, "%s: plaintext left after a bad AD", b->name);
+	c.ad[0] ^= 1;
+	nonce[CW_AEAD_NONCE_LEN - 1] ^= 1;
+	cr_assert_not(b->open(&k, out, c.sealed, sealed_len, c.ad, c.ad_len, nonce));
+	nonce[CW_AEAD_NONCE_LEN - 1] ^= 1;
+	/* Shorter than a tag: refused, nothing written. */
+	for (i = 0; i < CW_AEAD_TAG_LEN; i++) {
+		memset(out, 0x5a, sizeof(out));
+		cr_assert_not(b->open(&k, out, c.sealed, i, NULL, 0, nonce));
+		cr_assert_eq(out[0], 0x5a, "%s: written for length %zu", b->name, i);
+	}
+	b->wipe(&k);
+	cr_assert_arr_eq((const uint8_t *)&k, zero, sizeof(k), "%s: wipe left bytes", b->name);
+}
+
+Test(aead_key, rfc8439_vectors_on_every_backend)
+{
+	for (size_t i = 0; i < N_BACKENDS; i++) {
+		check_keyed_vector(&backends[i], &rfc8439_2_8_2);
+		check_keyed_vector(&backends[i], &rfc8439_a5);
+	}
+}
+
+/* A keepalive: no plaintext, no AD; the tag alone, and a NULL plaintext pointer. */
+Test(aead_key, empty_plaintext_on_every_backend)
+{
+	uint8_t key[CW_AEAD_KEY_LEN], nonce[CW_AEAD_NONCE_LEN], tag[N_BACKENDS][CW_AEAD_TAG_LEN];
+	union any_key k;
+
+	randombytes_buf(key, sizeof(key));
+	cw_aead_counter_nonce(nonce, 7);
+	for (size_t i = 0; i < N_BACKENDS; i++) {
+		const struct backend *b = &backends[i];
+
+		cr_assert_eq(b->init(&k, key), 0);
+		cr_assert(b->seal(&k, tag[i], NULL, 0, NULL, 0, nonce));
+		cr_assert(b->open(&k, NULL, tag[i], CW_AEAD_TAG_LEN, NULL, 0, nonce), "%s", b->name);
+		tag[i][3] ^= 1;
+		cr_assert_not(b->open(&k, NULL, tag[i], CW_AEAD_TAG_LEN, NULL, 0, nonce));
+		tag[i][3] ^= 1;
+		cr_assert_arr_eq(tag[i], tag[0], CW_AEAD_TAG_LEN, "%s: tag differs", b->name);
+		b->wipe(&k);
+	}
+}
+
+/* Lengths that matter to ChaCha20 (64-byte blocks) and Poly1305 (16-byte blocks), every
+ * length up to past an MTU, then a sweep to the largest message. */
+static size_t cross_len(size_t i)
+{
+	enum { DENSE = 1600, STEP = 251 };
+
+	if (i < DENSE)
+		return i;
+	i = DENSE + (i - DENSE) * STEP;
+	return i < 65535 ? i : 65535;
+}
+
+Test(aead_key, backends_cross_check)
+{
+	enum { MAX = 65535 + CW_AEAD_TAG_LEN, AD_MAX = 40 };
+	uint8_t key[CW_AEAD_KEY_LEN], nonce[CW_AEAD_NONCE_LEN], ad[AD_MAX];
+	uint8_t *pt = malloc(MAX), *sealed[N_BACKENDS], *out = malloc(MAX);
+	union any_key k[N_BACKENDS];
+	size_t i, a, b, len = 0;
+
+	cr_assert(pt && out);
+	randombytes_buf(key, sizeof(key));
+	randombytes_buf(ad, sizeof(ad));
+	for (a = 0; a < N_BACKENDS; a++) {
+		cr_assert((sealed[a] = malloc(MAX)));
+		cr_assert_eq(backends[a].init(&k[a], key), 0);
+	}
+	for (i = 0; len < 65535; i++) {
+		size_t ad_len = i % (AD_MAX + 1);
+
+		len = cross_len(i);
+		randombytes_buf(pt, len);
+		cw_aead_counter_nonce(nonce, i * 0x0101010101ULL);
+		for (a = 0; a < N_BACKENDS; a++) {
+			/* Odd rounds seal in place. */
+			if (i & 1) {
+				memcpy(sealed[a], pt, len);
+				cr_assert(backends[a].seal(&k[a], sealed[a], sealed[a], len, ad,
+							   ad_len, nonce));
+			} else {
+				cr_assert(backends[a].seal(&k[a], sealed[a], pt, len, ad, ad_len,
+							   nonce));
+			}
+			cr_assert_arr_eq(sealed[a], sealed[0], len + CW_AEAD_TAG_LEN,
+					 "%s and %s differ at length %zu", backends[a].name,
+					 backends[0].name, len);
+		}
+		for (a = 0; a < N_BACKENDS; a++) {
+			for (b = 0; b < N_BACKENDS; b++) {
+				memcpy(out, sealed[a], len + CW_AEAD_TAG_LEN);
+				cr_assert(backends[b].open(&k[b], out, out, len + CW_AEAD_TAG_LEN,
+							   ad, ad_len, nonce),
+					  "%s could not open %s's length %zu", backends[b].name,
+					  backends[a].name, len);
+				cr_assert_arr_eq(out, pt, len, "length %zu", len);
+			}
+		}
+	}
+	for (a = 0; a < N_BACKENDS; a++) {
+		backends[a].wipe(&k[a]);
+		free(sealed[a]);
+	}
+	free(pt);
+	free(out);
+}
+
+/* The generic names: the build's backend, and the counter forms are the nonce forms. */
+Test(aead_key, generic_names_are_the_chosen_backend)
+{
+	struct aead_case c;
+	struct cw_aead_key k;
+	uint8_t a[BUF_LEN], b[BUF_LEN];
+
+#ifdef CAKEWG_AEAD_OPENSSL
+	cr_assert_str_eq(CW_AEAD_BACKEND_NAME, "openssl");
+#else
+	cr_assert_str_eq(CW_AEAD_BACKEND_NAME, "libsodium");
+#endif
+	load(&c, &rfc8439_a5);
+	cr_assert_eq(cw_aead_key_init(&k, c.key), 0);
+	cr_assert(cw_aead_key_seal(&k, a, c.pt, c.len, c.ad, c.ad_len, c.counter));
+	cr_assert_arr_eq(a, c.sealed, c.len + CW_AEAD_TAG_LEN);
+	cw_aead_encrypt(b, c.pt, c.len, c.ad, c.ad_len, c.counter, c.key);
+	cr_assert_arr_eq(a, b, c.len + CW_AEAD_TAG_LEN);
+	cr_assert(cw_aead_key_open(&k, b, a, c.len + CW_AEAD_TAG_LEN, c.ad, c.ad_len, c.counter));
+	cr_assert_arr_eq(b, c.pt, c.len);
+	cr_assert_not(cw_aead_key_open(&k, b, a, c.len + CW_AEAD_TAG_LEN, c.ad, c.ad_len,
+				       c.counter + 1));
+	cw_aead_key_wipe(&k);
+	cw_aead_key_wipe(&k); /* a wiped key is a zeroed one: wiping it again is harmless */
 }

@@ -21,13 +21,14 @@ static void pair_init(bool tx_initiates)
 {
 	struct det_rng d = { .state = 42 };
 	struct wg_rng rng = det_rng_as_wg(&d);
+	uint8_t a[NOISE_SYMMETRIC_KEY_LEN], b[NOISE_SYMMETRIC_KEY_LEN];
 
-	memset(&tx, 0, sizeof(tx));
-	memset(&rx, 0, sizeof(rx));
-	wg_rng_fill(&rng, tx.send_key, sizeof(tx.send_key));
-	wg_rng_fill(&rng, tx.recv_key, sizeof(tx.recv_key));
-	memcpy(rx.recv_key, tx.send_key, sizeof(rx.recv_key));
-	memcpy(rx.send_key, tx.recv_key, sizeof(rx.send_key));
+	wg_keypair_clear(&tx);
+	wg_keypair_clear(&rx);
+	wg_rng_fill(&rng, a, sizeof(a));
+	wg_rng_fill(&rng, b, sizeof(b));
+	cr_assert_eq(wg_keypair_set_keys(&tx, a, b), 0);
+	cr_assert_eq(wg_keypair_set_keys(&rx, b, a), 0);
 	tx.local_index = rx.remote_index = 0x11223344;
 	rx.local_index = tx.remote_index = 0xa1b2c3d4;
 	tx.i_am_the_initiator = tx_initiates;
@@ -37,6 +38,28 @@ static void pair_init(bool tx_initiates)
 	tx.send_valid = tx.recv_valid = rx.send_valid = rx.recv_valid = true;
 	wg_replay_init(&tx.replay);
 	wg_replay_init(&rx.replay);
+}
+
+/* The keypairs' AEAD contexts go with each test. */
+static void pair_clear(void)
+{
+	wg_keypair_clear(&tx);
+	wg_keypair_clear(&rx);
+}
+
+TestSuite(transport, .fini = pair_clear);
+
+/* rx's receiving key with one bit flipped, contexts included. */
+static void rekey_rx_with_flipped_bit(void)
+{
+	uint8_t send[NOISE_SYMMETRIC_KEY_LEN], recv[NOISE_SYMMETRIC_KEY_LEN];
+
+	memcpy(send, rx.send_key, sizeof(send));
+	memcpy(recv, rx.recv_key, sizeof(recv));
+	recv[0] ^= 1;
+	cw_aead_key_wipe(&rx.send_aead);
+	cw_aead_key_wipe(&rx.recv_aead);
+	cr_assert_eq(wg_keypair_set_keys(&rx, send, recv), 0);
 }
 
 static void fill_plain(size_t len, uint8_t seed)
@@ -186,7 +209,7 @@ Test(transport, wrong_key_or_index)
 
 	pair_init(true);
 	len = seal(20, T0_NS);
-	rx.recv_key[0] ^= 1;
+	rekey_rx_with_flipped_bit();
 	cr_expect_eq(wg_keypair_decrypt(&rx, buf, len, T0_NS, &plain_len), DATA_AUTH_FAILED);
 	pair_init(true);
 	len = seal(20, T0_NS);
