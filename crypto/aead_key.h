@@ -47,6 +47,22 @@ static inline CW_MUST_CHECK int cw_aead_key_init(struct cw_aead_key *k,
 	return CW_AEAD_BACKEND(init)(&k->impl, key);
 }
 
+/*
+ * Makes the backend load what it loads at first use (OpenSSL reads its configuration file
+ * and sets up its providers when the first context is made), so that later sessions need
+ * no file: call it before a system call filter. 0, or -ENOMEM.
+ */
+static inline CW_MUST_CHECK int cw_aead_backend_ready(void)
+{
+	static const uint8_t zero_key[CW_AEAD_KEY_LEN];
+	struct cw_aead_key k;
+	int ret = CW_AEAD_BACKEND(init)(&k.impl, zero_key);
+
+	if (!ret)
+		CW_AEAD_BACKEND(wipe)(&k.impl);
+	return ret;
+}
+
 /* Frees what init made and wipes k (all zero afterwards). */
 static inline void cw_aead_key_wipe(struct cw_aead_key *k)
 {

@@ -13,6 +13,7 @@
 
 #include <sodium.h>
 
+#include "crypto/aead_key.h"
 #include "src/core/device.h"
 #include "src/edge/control.h"
 #include "src/edge/log.h"
@@ -583,7 +584,13 @@ static int drop_privileges(struct daemon *d, const struct wg_daemon_opts *opts)
  * all of them (TSYNC), so none needs the right to create threads. */
 static int filter_system_calls(const struct wg_daemon_opts *opts)
 {
-	int ret = wg_seccomp_load_daemon(opts->seccomp);
+	int ret = cw_aead_backend_ready(); /* OpenSSL reads its configuration at first use */
+
+	if (ret) {
+		wg_log_err("Unable to set up the AEAD (%s): %s", CW_AEAD_BACKEND_NAME, strerror(-ret));
+		return ret;
+	}
+	ret = wg_seccomp_load_daemon(opts->seccomp);
 
 	if (ret) {
 		wg_log_err("Unable to load the system call filter: %s", strerror(-ret));
