@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "src/core/device_netchange.h"
 #include "src/core/send.h"
 
 static void set_private_key(struct wg_device *dev, const uint8_t key[NOISE_PRIVATE_KEY_LEN])
@@ -100,6 +101,7 @@ static int apply_peer(struct wg_device *dev, const struct wg_devconf_peer *pc, u
 		memset(&peer->endpoint, 0, sizeof(peer->endpoint));
 		peer->endpoint.remote = pc->endpoint;
 	}
+	wg_device_peer_set_endpoint_name(peer, pc, now_ns);
 	if (pc->flags & WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE)
 		set_keepalive(dev, peer, pc->persistent_keepalive_secs, now_ns);
 	return apply_allowedips(dev, peer, pc);

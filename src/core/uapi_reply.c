@@ -228,6 +228,19 @@ static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, c
 	return ret > 0 ? 0 : ret; /* unknown keys are skipped */
 }
 
+/* A peer's endpoint_host=, for the peer opened last (none before the first). */
+static int cake_peer_endpoint_host(struct cake_ctx *c, const char *v, size_t n)
+{
+	struct wg_uapi_reply_cake_peer *peer;
+
+	if (!c->in_peer)
+		return -EPROTO;
+	peer = &c->cake->peers[c->cake->n_peers - 1];
+	return wg_devconf_parse_endpoint_host(peer->endpoint_host, &peer->endpoint_port, v, n)
+		       ? -EPROTO
+		       : 0;
+}
+
 /* The device counters and the underlay's byte limit lines. Returns 1 when key is none
  * of them. */
 static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_t klen,
@@ -281,6 +294,8 @@ static int cake_line(void *ctx, const char *key, size_t klen, const char *v, siz
 		return ret;
 	if (is("public_key", key, klen))
 		return cake_open_peer(c, v, vlen);
+	if (is("endpoint_host", key, klen))
+		return cake_peer_endpoint_host(c, v, vlen);
 	return cake_peer_counter(c, key, klen, v, vlen);
 }
 

@@ -64,6 +64,9 @@ struct wg_uapi_reply_cake_qdisc {
 struct wg_uapi_reply_cake_peer {
 	uint8_t public_key[WG_ENCODING_KEY_LEN];
 	struct wg_peer_counters counters; /* the rows of WG_PEER_COUNTERS the reply carried */
+	/* endpoint_host=: the name the daemon resolves the endpoint from ("": none) */
+	char endpoint_host[WG_DEVCONF_HOST_SIZE];
+	uint16_t endpoint_port;
 };
 
 struct wg_uapi_reply_cake {
