@@ -2,6 +2,7 @@
 #include "src/core/device_netchange.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "src/core/device.h"
 #include "src/core/messages.h"
@@ -63,21 +64,23 @@ static bool in_use(const struct wg_peer *peer, uint64_t now_ns)
 	       peer->staged.len || peer->persistent_keepalive_secs;
 }
 
-void wg_device_network_changed(struct wg_device *dev, uint64_t now_ns)
+bool wg_device_peer_path_note(struct wg_peer *peer, const struct wg_path *path)
 {
-	unsigned int handshakes = 0;
+	bool changed = peer->has_path && memcmp(&peer->path, path, sizeof(*path));
 
+	peer->path = *path;
+	peer->has_path = true;
+	return changed;
+}
+
+bool wg_device_peer_path_changed(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns)
+{
 	dev->now_ns = now_ns;
-	for (struct wg_peer *peer = dev->peers_head; peer; peer = peer->next) {
-		peer->endpoint.has_src = false; /* as the timers' CLEAR_ENDPOINT_SRC does */
-		if (peer->endpoint_host[0])
-			wg_reresolve_network_changed(&peer->reresolve);
-		if (in_use(peer, now_ns) && wg_endpoint_is_set(&peer->endpoint)) {
-			wg_device_send_initiation(dev, peer, false, now_ns);
-			handshakes++;
-		}
-	}
-	wg_device_autorate_path_reset(dev, now_ns);
-	wg_device_log(dev, WG_LOG_INFO, "network changed: handshake with %u peer%s", handshakes,
-		      handshakes == 1 ? "" : "s");
+	peer->endpoint.has_src = false; /* as the timers' CLEAR_ENDPOINT_SRC does */
+	if (peer->endpoint_host[0])
+		wg_reresolve_network_changed(&peer->reresolve);
+	if (!in_use(peer, now_ns) || !wg_endpoint_is_set(&peer->endpoint))
+		return false;
+	wg_device_send_initiation(dev, peer, false, now_ns);
+	return true;
 }

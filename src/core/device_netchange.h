@@ -9,11 +9,13 @@
  *    forget the name. src/core/reresolve.h says when the name is due again;
  *  - an answer that names another address moves the endpoint there (the sticky source
  *    forgotten) and starts a handshake;
- *  - a network change (one per debounced burst, src/core/netchange.h) forgets every
- *    peer's sticky source, so the kernel picks one that exists on the new path, starts a
- *    handshake with every peer in use (a current session, packets waiting, or a
- *    persistent keepalive), within the REKEY_TIMEOUT limit wg_device_send_initiation
- *    keeps, marks every name due, and restarts autorate's delay baselines.
+ *  - after a burst of network changes (debounced, src/core/netchange.h) the edge looks up
+ *    the route to each peer's endpoint and hands it over as a struct wg_path; a peer
+ *    whose route moved (another interface, source or gateway, or reachable again) has
+ *    its sticky source forgotten, so the kernel picks one that exists on the new path,
+ *    its name marked due, and, when it is in use (a current session, packets waiting,
+ *    or a persistent keepalive), a handshake started at once, within the REKEY_TIMEOUT
+ *    limit wg_device_send_initiation keeps; then autorate's delay baselines restart.
  */
 #ifndef CAKEWG_SRC_CORE_DEVICE_NETCHANGE_H
 #define CAKEWG_SRC_CORE_DEVICE_NETCHANGE_H
@@ -22,6 +24,7 @@
 #include <stdint.h>
 
 #include "src/core/devconf.h"
+#include "src/core/endpoint.h"
 #include "src/core/ipaddr.h"
 
 struct wg_device;
@@ -43,7 +46,11 @@ bool wg_device_endpoint_resolved(struct wg_device *dev, struct wg_peer *peer,
 void wg_device_endpoint_resolve_failed(struct wg_device *dev, struct wg_peer *peer,
 				       const char *why, uint64_t now_ns);
 
-/* One debounced network change. */
-void wg_device_network_changed(struct wg_device *dev, uint64_t now_ns);
+/* Records the route to the peer's endpoint. True when it differs from the one recorded
+ * before; the first one recorded is only a baseline. */
+bool wg_device_peer_path_note(struct wg_peer *peer, const struct wg_path *path);
+
+/* The route to the peer's endpoint moved. Returns whether a handshake was asked for. */
+bool wg_device_peer_path_changed(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns);
 
 #endif

@@ -40,6 +40,9 @@ struct wg_peer {
 	char endpoint_host[WG_IPADDR_HOST_NAME_MAX + 1];
 	uint16_t endpoint_port;
 	struct wg_reresolve reresolve;
+	/* the route to the endpoint when the edge last looked (src/core/device_netchange.h) */
+	struct wg_path path;
+	bool has_path;
 	uint16_t persistent_keepalive_secs;
 	struct wg_pkt_list staged;	/* waiting for a session, at most MAX_STAGED_PACKETS */
 	uint64_t last_initiation_sent_ns; /* initiations are sent at most every REKEY_TIMEOUT */

@@ -323,6 +323,22 @@ void wg_uapi_reply_cake_free(struct wg_uapi_reply_cake *cake)
 	memset(cake, 0, sizeof(*cake));
 }
 
+void wg_uapi_reply_cake_names(const struct wg_uapi_reply_cake *cake, struct wg_devconf *conf)
+{
+	for (size_t i = 0; i < conf->n_peers; i++) {
+		struct wg_devconf_peer *peer = conf->peers[i];
+		const struct wg_uapi_reply_cake_peer *cp =
+			wg_uapi_reply_cake_find_peer(cake, peer->public_key);
+
+		if (!cp || !cp->endpoint_host[0])
+			continue;
+		memcpy(peer->endpoint_host, cp->endpoint_host, sizeof(peer->endpoint_host));
+		peer->endpoint_port = cp->endpoint_port;
+		peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_ENDPOINT;
+		peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+	}
+}
+
 const struct wg_uapi_reply_cake_peer *
 wg_uapi_reply_cake_find_peer(const struct wg_uapi_reply_cake *cake,
 			     const uint8_t public_key[static WG_ENCODING_KEY_LEN])

@@ -17,6 +17,7 @@
 #include "src/core/uapi.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
+#include "src/edge/netwatch.h"
 #include "src/edge/probe.h"
 #include "src/edge/sched.h"
 #include "src/edge/tun.h"
@@ -55,6 +56,7 @@ struct daemon {
 	struct wg_underlay udp;
 	struct wg_uapi_server uapi;
 	struct wg_nl_events *nlev;
+	struct wg_netwatch netwatch; /* routes to the endpoints, and their host names */
 	struct wg_probe probe; /* autorate's ICMP echo requests through the tunnel */
 	/* Buffers kept between reads, so that a read takes from the pool only what it
 	 * used: the receive batch's, and the large one a TUN read may spill into. */
@@ -88,6 +90,11 @@ static void tick(struct daemon *d)
 	wall.sec = (uint64_t)ts.tv_sec;
 	wall.nsec = (uint32_t)ts.tv_nsec;
 	wg_device_set_clock(&d->dev, d->now_ns, &wall);
+}
+
+static void tick_op(void *ctx)
+{
+	tick(ctx);
 }
 
 static void rng_fill(void *ctx, void *buf, size_t len)
@@ -416,6 +423,8 @@ static int uapi_set(void *ctx, const struct wg_devconf *conf)
 	}
 	ret = wg_device_apply(&d->dev, conf, d->now_ns);
 	d->dev.listen_port = d->udp.port;
+	if (!ret)
+		wg_netwatch_configured(&d->netwatch);
 	return ret;
 }
 
@@ -426,6 +435,7 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 
 	wg_underlay_report(&d->udp, &ext);
 	wg_tun_gro_report(&d->gro, &ext.counters);
+	wg_netwatch_report(&d->netwatch, &ext.counters);
 	return wg_device_ext_get_write(&d->dev, &ext, out);
 }
 
@@ -497,8 +507,14 @@ static int setup_io(struct daemon *d, const char *ifname)
 		return ret;
 	}
 	ret = wg_netlink_events_open(&d->nlev);
-	if (ret)
+	if (!ret)
+		ret = wg_netwatch_start(&d->netwatch, d->loop, &d->dev, d->ifindex, tick_op, d);
+	if (!ret)
+		ret = wg_netlink_events_watch_net(d->nlev, wg_netwatch_net_event, &d->netwatch);
+	if (ret) {
+		wg_log_err("Failed to watch the network: %s", strerror(-ret));
 		return ret;
+	}
 	ret = wg_underlay_open(&d->udp, &d->dev, 0, rebound, d);
 	if (ret) {
 		wg_log_err("Failed to open UDP sockets: %s", strerror(-ret));
@@ -535,6 +551,7 @@ static void start_watchers(struct daemon *d)
 static void teardown(struct daemon *d)
 {
 	wg_uapi_server_stop(&d->uapi);
+	wg_netwatch_stop(&d->netwatch);
 	wg_probe_close(&d->probe);
 	wg_underlay_close(&d->udp);
 	put_kept(d);

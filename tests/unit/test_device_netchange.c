@@ -3,7 +3,7 @@
  * The device's side of endpoint names and network changes (src/core/device_netchange.h),
  * on two devices back to back: a name kept and forgotten as requests say, an answer that
  * moves the endpoint and starts a handshake, a failed lookup that keeps it, and a
- * network change that forgets the sticky source and handshakes once per REKEY_TIMEOUT.
+ * route that moved: the sticky source forgotten, a handshake once per REKEY_TIMEOUT.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -118,7 +118,25 @@ Test(device_netchange, a_failed_lookup_keeps_the_endpoint_and_is_counted)
 	free(text);
 }
 
-Test(device_netchange, a_network_change_handshakes_once_per_rekey_timeout)
+Test(device_netchange, a_route_is_a_change_when_it_differs_from_the_last)
+{
+	struct wg_path p = {.oif = 2, .src = {198, 18, 0, 1}}, q = p;
+	struct wg_peer *peer;
+
+	configure(&A, &B, 2, true, NULL);
+	peer = A.dev.peers_head;
+	cr_assert_not(wg_device_peer_path_note(peer, &p), "the first is the baseline");
+	cr_assert_not(wg_device_peer_path_note(peer, &q), "the same route");
+	q.oif = 3;
+	cr_assert(wg_device_peer_path_note(peer, &q), "another interface");
+	q.gateway[0] = 10;
+	cr_assert(wg_device_peer_path_note(peer, &q), "another gateway");
+	q = (struct wg_path){.err = -ENETUNREACH};
+	cr_assert(wg_device_peer_path_note(peer, &q), "unreachable");
+	cr_assert(wg_device_peer_path_note(peer, &p), "and back");
+}
+
+Test(device_netchange, a_moved_route_handshakes_once_per_rekey_timeout)
 {
 	struct wg_peer *peer;
 	size_t before;
@@ -129,13 +147,13 @@ Test(device_netchange, a_network_change_handshakes_once_per_rekey_timeout)
 	peer->endpoint.has_src = true;
 	now += REKEY_TIMEOUT_NS;
 	before = A.n_wire;
-	wg_device_network_changed(&A.dev, now);
+	cr_assert(wg_device_peer_path_changed(&A.dev, peer, now));
 	cr_assert_not(peer->endpoint.has_src, "the sticky source is forgotten");
 	cr_assert_eq(A.n_wire, before + 1, "a handshake at once");
 	cr_assert_eq(wg_reresolve_due_ns(&peer->reresolve, peer->last_handshake_ns,
 					 WG_RERESOLVE_AFTER_NS),
 		     0, "the name is due");
-	wg_device_network_changed(&A.dev, now + REKEY_TIMEOUT_NS - 1);
+	cr_assert(wg_device_peer_path_changed(&A.dev, peer, now + REKEY_TIMEOUT_NS - 1));
 	cr_assert_eq(A.n_wire, before + 1, "not twice within REKEY_TIMEOUT");
 	pump();
 	cr_assert_eq(A.dev.peers_head->stats.handshakes_completed, 2);
@@ -146,7 +164,9 @@ Test(device_netchange, idle_peers_are_left_alone)
 	size_t before;
 
 	configure(&A, &B, 2, true, NULL);
+	A.dev.peers_head->endpoint.has_src = true;
 	before = A.n_wire;
-	wg_device_network_changed(&A.dev, now);
+	cr_assert_not(wg_device_peer_path_changed(&A.dev, A.dev.peers_head, now));
 	cr_assert_eq(A.n_wire, before, "no session, nothing waiting, no keepalive");
+	cr_assert_not(A.dev.peers_head->endpoint.has_src);
 }
