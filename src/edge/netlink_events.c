@@ -150,8 +150,24 @@ static int parse_whole(const struct nlmsghdr *nlh, size_t rest,
 	return parse(&copy.hdr, e);
 }
 
-int wg_netlink_events_parse(const void *buf, size_t len,
-			    void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx)
+typedef void (*link_cb)(void *ctx, const struct wg_nl_link_event *e);
+typedef void (*net_cb)(void *ctx, const struct wg_nl_net_event *e);
+
+/* One kind of event: which messages, their parser (0, 1 to skip, or < 0), and where an
+ * event goes. */
+struct event_kind {
+	bool (*wanted)(uint16_t type);
+	int (*parse)(const struct nlmsghdr *nlh, void *out);
+	void (*deliver)(const struct event_kind *k, const void *event);
+	union {
+		link_cb link;
+		net_cb net;
+	} cb;
+	void *ctx;
+};
+
+/* Walks the messages of buf, delivering each event of kind k. */
+static int walk(const void *buf, size_t len, const struct event_kind *k, void *event)
 {
 	const struct nlmsghdr *nlh = buf;
 	size_t rest = len;
@@ -160,18 +176,40 @@ int wg_netlink_events_parse(const void *buf, size_t len,
 	if (len > WG_NL_RX_BYTES || ((uintptr_t)buf & (NLMSG_ALIGNTO - 1)))
 		return -EINVAL;
 	for (; wg_netlink_msg_ok(nlh, rest); nlh = wg_netlink_msg_next(nlh, &rest)) {
-		struct wg_nl_link_event e;
+		int ret;
 
-		if (nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK)
+		if (!k->wanted(nlh->nlmsg_type))
 			continue;
-		if (parse_whole(nlh, rest, parse_link_event, &e) < 0)
+		ret = parse_whole(nlh, rest, k->parse, event);
+		if (ret < 0)
 			return -EINVAL;
-		cb(ctx, &e);
+		if (ret)
+			continue;
+		k->deliver(k, event);
 		n++;
 	}
 	if (rest > 0)
 		return -EINVAL; /* a truncated message or trailing garbage */
 	return n;
+}
+
+static bool is_link(uint16_t type)
+{
+	return type == RTM_NEWLINK || type == RTM_DELLINK;
+}
+
+static void deliver_link(const struct event_kind *k, const void *event)
+{
+	k->cb.link(k->ctx, event);
+}
+
+int wg_netlink_events_parse(const void *buf, size_t len,
+			    void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx)
+{
+	const struct event_kind k = {is_link, parse_link_event, deliver_link, {.link = cb}, ctx};
+	struct wg_nl_link_event e;
+
+	return walk(buf, len, &k, &e);
 }
 
 static bool is_net(uint16_t type)
@@ -180,32 +218,18 @@ static bool is_net(uint16_t type)
 	       type == RTM_DELROUTE;
 }
 
+static void deliver_net(const struct event_kind *k, const void *event)
+{
+	k->cb.net(k->ctx, event);
+}
+
 int wg_netlink_net_events_parse(const void *buf, size_t len,
 				void (*cb)(void *ctx, const struct wg_nl_net_event *e), void *ctx)
 {
-	const struct nlmsghdr *nlh = buf;
-	size_t rest = len;
-	int n = 0;
+	const struct event_kind k = {is_net, parse_net, deliver_net, {.net = cb}, ctx};
+	struct wg_nl_net_event e;
 
-	if (len > WG_NL_RX_BYTES || ((uintptr_t)buf & (NLMSG_ALIGNTO - 1)))
-		return -EINVAL;
-	for (; wg_netlink_msg_ok(nlh, rest); nlh = wg_netlink_msg_next(nlh, &rest)) {
-		struct wg_nl_net_event e;
-		int ret;
-
-		if (!is_net(nlh->nlmsg_type))
-			continue;
-		ret = parse_whole(nlh, rest, parse_net, &e);
-		if (ret < 0)
-			return -EINVAL;
-		if (ret)
-			continue;
-		cb(ctx, &e);
-		n++;
-	}
-	if (rest > 0)
-		return -EINVAL;
-	return n;
+	return walk(buf, len, &k, &e);
 }
 
 int wg_netlink_events_watch_net(struct wg_nl_events *ev,
