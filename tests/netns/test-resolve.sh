@@ -15,7 +15,8 @@
 # showconf name it); a name that stops resolving keeps the endpoint and counts the
 # failures; a name that moves is followed once B's old address is gone (the time until
 # pings flow again is reported); stock `wg set ... endpoint IP:port` makes the daemon
-# forget the name. (A name that never resolves at `up` is test-updown.sh's last case.)
+# forget the name; `cakewg up` hands the name over as `set` does, and SaveConfig writes
+# it back. (A name that never resolves at `up` is test-updown.sh's last case.)
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib-cake.sh"
 require_root wg ping wireguard-go
@@ -112,4 +113,24 @@ n a wg set "$A" peer "$(cat "$TMP/b.pub")" endpoint 198.18.0.3:10002
 n a "$CAKEWG" showconf "$A" | grep -qx "Endpoint = 198.18.0.3:10002" ||
 	die "showconf does not show the address"
 ping_ok a 198.19.0.2 || die "the tunnel broke"
+
+log "== cakewg up hands the name over too, and SaveConfig keeps it"
+n a ip link del "$A"
+wait_for 5 sh -c "! test -S /var/run/wireguard/$A.sock" || die "the daemon did not go"
+cat >"$TMP/$A.conf" <<EOC
+[Interface]
+PrivateKey = $(cat "$TMP/a.key")
+ListenPort = 10001
+Address = 198.19.0.1/24
+SaveConfig = true
+[Peer]
+PublicKey = $(cat "$TMP/b.pub")
+AllowedIPs = 198.19.0.2/32
+Endpoint = $NAME:10002
+EOC
+n a "$CAKEWG" up "$TMP/$A.conf" 2>"$TMP/up.err" || { cat "$TMP/up.err"; die "up failed"; }
+ping_ok a 198.19.0.2 || die "no tunnel after up"
+[ "$(peer_val endpoint_host)" = "$NAME:10002" ] || die "up did not hand the name over"
+n a "$CAKEWG" down "$TMP/$A.conf" 2>"$TMP/down.err" || { cat "$TMP/down.err"; die "down failed"; }
+grep -qx "Endpoint = $NAME:10002" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "SaveConfig lost the name"; }
 echo "PASS"
