@@ -373,8 +373,10 @@ static void nl_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	if (wg_netlink_events_read(d->nlev, link_event, d) == -ENOBUFS)
+	if (wg_netlink_events_read(d->nlev, link_event, d) == -ENOBUFS) {
 		wg_log_err("Link events were lost (netlink socket overflow)");
+		wg_netwatch_events_lost(&d->netwatch); /* the routes are looked up again */
+	}
 }
 
 static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)

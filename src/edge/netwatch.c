@@ -170,6 +170,11 @@ void wg_netwatch_net_event(void *ctx, const struct wg_nl_net_event *e)
 	arm(w, &w->change_w, wg_netchange_due_ns(&w->change), now_ns);
 }
 
+void wg_netwatch_events_lost(struct wg_netwatch *w)
+{
+	wg_netwatch_net_event(w, &(struct wg_nl_net_event){.ifindex = 0});
+}
+
 void wg_netwatch_configured(struct wg_netwatch *w)
 {
 	uint64_t now_ns = now(w);

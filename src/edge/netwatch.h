@@ -46,6 +46,9 @@ void wg_netwatch_stop(struct wg_netwatch *w);
 /* wg_netlink_events_watch_net's callback (ctx: the struct wg_netwatch). */
 void wg_netwatch_net_event(void *ctx, const struct wg_nl_net_event *e);
 
+/* Events were lost (the socket overflowed): a change may be among them. */
+void wg_netwatch_events_lost(struct wg_netwatch *w);
+
 /* After a UAPI set: learns the routes of new endpoints and schedules the names. */
 void wg_netwatch_configured(struct wg_netwatch *w);
 
