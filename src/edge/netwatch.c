@@ -178,11 +178,14 @@ void wg_netwatch_events_lost(struct wg_netwatch *w)
 void wg_netwatch_configured(struct wg_netwatch *w)
 {
 	uint64_t now_ns = now(w);
+	/* `up` sets the fwmark after the peers: the routes change with it, not the path */
+	bool again = w->fwmark != w->dev->fwmark;
 
+	w->fwmark = w->dev->fwmark;
 	for (struct wg_peer *peer = w->dev->peers_head; peer; peer = peer->next) {
 		struct wg_path p;
 
-		if (peer->has_path || !wg_endpoint_is_set(&peer->endpoint))
+		if ((peer->has_path && !again) || !wg_endpoint_is_set(&peer->endpoint))
 			continue;
 		p = route_to(w, &peer->endpoint);
 		(void)wg_device_peer_path_note(peer, &p); /* the baseline */

@@ -36,6 +36,7 @@ struct wg_netwatch {
 	ev_timer change_w, names_w;
 	uint64_t after_ns;	    /* reresolve's period */
 	uint64_t acted;		    /* bursts in which some peer's route moved */
+	uint32_t fwmark;	    /* the one the routes recorded were looked up with */
 };
 
 /* Starts the resolver and opens the route lookup socket. Returns 0 or -errno. */
