@@ -476,6 +476,16 @@ uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_
 	return a->rate;
 }
 
+void cake_autorate_path_reset(struct cake_autorate *a, uint64_t now_ns)
+{
+	a->rtt_base_cur = a->rtt_base_prev = 0;
+	a->rtt_window_ns = now_ns;
+	a->path_us = 0;
+	a->delay_us = a->prev_delay_us = 0;
+	a->owd_seen_ns = 0;
+	a->draining = false;
+}
+
 void cake_autorate_get(const struct cake_autorate *a, struct cake_autorate_status *out)
 {
 	*out = (struct cake_autorate_status){

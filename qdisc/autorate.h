@@ -110,6 +110,14 @@ int cake_autorate_init(struct cake_autorate *a, const struct cake_autorate_confi
 uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_input *in,
 			    uint64_t now_ns);
 
+/*
+ * The path changed under the controller (another uplink, a new route): the delay
+ * baselines it learnt (the RTT minimum, the path's delay rise) belong to the old one.
+ * Forgets them, and the delay last seen, so that the next samples start a new baseline;
+ * the rate, the capacity seen and the range stay.
+ */
+void cake_autorate_path_reset(struct cake_autorate *a, uint64_t now_ns);
+
 /* When the next tick is due. */
 uint64_t cake_autorate_next_ns(const struct cake_autorate *a);
 

@@ -316,6 +316,18 @@ const struct wg_conf_key wg_conf_keys[] = {
 		       "Endpoint host is neither an IP address nor a host name: `%v'"},
 		      {WG_CONF_E_VALUE, WG_CONF_SET, "failed to set endpoint"},
 		      {WG_CONF_E_VALUE, WG_CONF_ARG, "Neither IPv4 nor IPv6 address found: `%v'"})},
+	/* cakewg: the host name of the endpoint above, for the daemon to resolve again; a
+	 * request that sets an endpoint without it makes the daemon forget the name */
+	{.uapi = "endpoint_host",
+	 .section = WG_CONF_PEER,
+	 .in = WG_CONF_SET,
+	 .out = WG_CONF_SET,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG,
+	 .type = &wg_conf_type_endpoint_host,
+	 .offset = PEER(endpoint_host),
+	 .has = WG_DEVCONF_PEER_HAS_ENDPOINT_HOST,
+	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_SET,
+		       "failed to set endpoint_host: `%v' is not a host name and port"})},
 	{.uapi = "last_handshake_time_sec",
 	 .section = WG_CONF_PEER,
 	 .in = WG_CONF_GET,

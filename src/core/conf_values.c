@@ -342,6 +342,37 @@ static int endpoint_print(const struct wg_conf_key *k, const struct wg_conf_targ
 const struct wg_conf_type wg_conf_type_endpoint = {"endpoint", endpoint_parse, endpoint_print,
 						   NULL};
 
+/* --- cakewg's endpoint_host=: the name an endpoint was resolved from, carried beside
+ * the address so that the daemon can resolve it again (src/core/reresolve.h) --- */
+
+static int endpoint_host_parse(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			       enum wg_conf_surface s, const char *v, size_t n,
+			       struct wg_conf_result *r)
+{
+	struct wg_devconf_peer *peer = t->peer;
+
+	(void)s;
+	if (wg_devconf_parse_endpoint_host(peer->endpoint_host, &peer->endpoint_port, v, n))
+		return wg_conf_fail(r, WG_CONF_E_VALUE, v, n);
+	mark(k, t);
+	return WG_CONF_OK;
+}
+
+static int endpoint_host_print(const struct wg_conf_key *k, const struct wg_conf_target *t,
+			       enum wg_conf_surface s, struct wg_devconf_buf *out)
+{
+	char text[WG_DEVCONF_ENDPOINT_HOST_STRLEN];
+
+	if (!(t->peer->flags & k->has))
+		return 0;
+	wg_devconf_format_endpoint_host(text, t->peer->endpoint_host, t->peer->endpoint_port);
+	wg_conf_put(out, k, s, text);
+	return 0;
+}
+
+const struct wg_conf_type wg_conf_type_endpoint_host = {"endpoint_host", endpoint_host_parse,
+							endpoint_host_print, NULL};
+
 /* --- tc-cake option strings: checked on the UAPI and `cakewg set`, kept as written in a
  * file (wg-quick checks them before `up` acts) --- */
 

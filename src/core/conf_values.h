@@ -14,6 +14,7 @@ extern const struct wg_conf_type wg_conf_type_port;
 extern const struct wg_conf_type wg_conf_type_fwmark;
 extern const struct wg_conf_type wg_conf_type_keepalive;
 extern const struct wg_conf_type wg_conf_type_endpoint;
+extern const struct wg_conf_type wg_conf_type_endpoint_host;
 extern const struct wg_conf_type wg_conf_type_cake;
 extern const struct wg_conf_type wg_conf_type_underlay_limit;
 extern const struct wg_conf_type wg_conf_type_ipaddr;

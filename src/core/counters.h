@@ -95,6 +95,8 @@
 	  NULL, "", " regrown")                                                                    \
 	X(UNDERLAY_OVERFLOWS, "underlay_overflows", "underlay_overflows", EVENTS, BACKPRESSURE,    \
 	  DETAIL, NULL, "", " overflows")                                                          \
+	/* network changes the daemon acted on, one per burst (src/core/netchange.h) */            \
+	WG_COUNTER_HIDDEN(X, NETWORK_CHANGES, "network_changes", EVENTS)                           \
 	/* drops and refusals by reason: struct wg_device_stats (src/core/device.h) */             \
 	WG_COUNTER_HIDDEN(X, RX_MALFORMED, "rx_malformed", PACKETS)                                \
 	WG_COUNTER_HIDDEN(X, RX_INVALID_MAC, "rx_invalid_mac", PACKETS)                            \
@@ -126,7 +128,13 @@
 	  "")                                                                                      \
 	/* the peer's endpoint moved */                                                            \
 	X(ROAMS, "roams", "roams", EVENTS, PEER, ITEM, "roams", "", "")                            \
-	WG_COUNTER_HIDDEN(X, HANDSHAKES_COMPLETED, "handshakes_completed", EVENTS)
+	WG_COUNTER_HIDDEN(X, HANDSHAKES_COMPLETED, "handshakes_completed", EVENTS)                 \
+	/* lookups of the endpoint's host name (endpoint_host=), the failed ones, and the          \
+	 * answers that moved the endpoint (src/core/reresolve.h) */                               \
+	WG_COUNTER_HIDDEN(X, RESOLVE_LOOKUPS, "resolve_lookups", EVENTS)                           \
+	X(RESOLVE_FAILURES, "resolve_failures", "resolve_failures", EVENTS, PEER, ITEM,            \
+	  "name lookups failed", "", "")                                                           \
+	WG_COUNTER_HIDDEN(X, RESOLVE_CHANGES, "resolve_changes", EVENTS)
 
 #define WG_COUNTER_ENUM_(id, ...)      WG_COUNTER_##id,
 #define WG_PEER_COUNTER_ENUM_(id, ...) WG_PEER_COUNTER_##id,

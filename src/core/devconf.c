@@ -355,3 +355,27 @@ void wg_devconf_buf_wipe(struct wg_devconf_buf *buf)
 	}
 	memset(buf, 0, sizeof(*buf));
 }
+
+int wg_devconf_parse_endpoint_host(char host[static WG_DEVCONF_HOST_SIZE], uint16_t *port,
+				   const char *s, size_t len)
+{
+	const char *h, *p;
+	size_t hl, pl;
+	uint16_t num;
+
+	if (wg_ipaddr_endpoint_split(s, len, &h, &hl, &p, &pl) != WG_IPADDR_ENDPOINT_SPLIT_OK ||
+	    hl >= WG_DEVCONF_HOST_SIZE || !wg_ipaddr_port_parse(&num, p, pl) ||
+	    (!wg_ipaddr_is_host_name(h, hl) && !wg_ipaddr_is_zoned_v6_name(h, hl)))
+		return -EINVAL;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	*port = num;
+	return 0;
+}
+
+void wg_devconf_format_endpoint_host(char buf[static WG_DEVCONF_ENDPOINT_HOST_STRLEN],
+				     const char *host, uint16_t port)
+{
+	snprintf(buf, WG_DEVCONF_ENDPOINT_HOST_STRLEN, strchr(host, ':') ? "[%s]:%u" : "%s:%u",
+		 host, port);
+}

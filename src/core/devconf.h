@@ -238,6 +238,18 @@ WG_MUST_CHECK bool wg_devconf_underlay_limit_valid(uint32_t setting);
 const char *wg_devconf_underlay_limit_format(char buf[static WG_DEVCONF_UNDERLAY_LIMIT_STRLEN],
 					     uint32_t setting);
 
+/*
+ * cakewg's endpoint_host= value: "name:port", or "[name]:port" for an IPv6 literal with
+ * a named zone, the name as wg-quick's Endpoint takes one (wg_ipaddr_is_host_name or
+ * wg_ipaddr_is_zoned_v6_name). Parse: 0, or -EINVAL with host and port untouched.
+ * Format: the text with a NUL into buf, as the parser reads it back.
+ */
+enum { WG_DEVCONF_ENDPOINT_HOST_STRLEN = WG_DEVCONF_HOST_SIZE + 2 + 1 + 5 };
+WG_MUST_CHECK int wg_devconf_parse_endpoint_host(char host[static WG_DEVCONF_HOST_SIZE],
+						 uint16_t *port, const char *s, size_t len);
+void wg_devconf_format_endpoint_host(char buf[static WG_DEVCONF_ENDPOINT_HOST_STRLEN],
+				     const char *host, uint16_t port);
+
 /* A growable text buffer for the writers; wipe it when it held a key. */
 struct wg_devconf_buf {
 	char *data; /* NUL-terminated when non-NULL */

@@ -124,6 +124,21 @@ int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns)
 	return 0;
 }
 
+void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns)
+{
+	struct wg_egress *eg[2] = {&dev->egress, dev->ingress};
+
+	if (!dev->tcpts)
+		return;
+	for (int i = 0; i < 2; i++)
+		if (eg[i] && eg[i]->autorate)
+			cake_autorate_path_reset(&eg[i]->autorate->ctl, now_ns);
+	cake_tcpts_free(dev->tcpts);
+	dev->tcpts = NULL;
+	(void)wg_device_autorate_attach(dev, now_ns); /* -ENOMEM: autorate off, rates kept */
+	wg_device_log(dev, WG_LOG_INFO, "autorate: delay baselines restarted (path changed)");
+}
+
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
 			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns)
 {

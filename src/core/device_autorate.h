@@ -76,6 +76,10 @@ void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
 uint64_t wg_device_autorate_next(const struct wg_device *dev);
 void wg_device_autorate_tick(struct wg_device *dev, uint64_t now_ns);
 
+/* The path under the tunnel changed: every controller forgets its delay baselines
+ * (cake_autorate_path_reset) and the extractor its flows' (a new one, freshly keyed). */
+void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns);
+
 /* Fills st->has_autorate, ->autorate and ->autorate_age_ns for the instance. */
 void wg_autorate_fill_stats(const struct wg_egress *eg, struct cake_stats *st, uint64_t now_ns);
 

@@ -13,6 +13,7 @@
 
 #include "crypto/ct.h"
 #include "src/core/device.h"
+#include "src/core/device_netchange.h"
 #include "src/core/send.h"
 
 static bool is_own_key(const struct wg_noise_identity *id, const uint8_t pub[NOISE_PUBLIC_KEY_LEN])
@@ -245,6 +246,7 @@ static int apply_peer(struct wg_device *dev, struct wg_device_change *c, size_t 
 		memset(&peer->endpoint, 0, sizeof(peer->endpoint));
 		peer->endpoint.remote = pc->endpoint;
 	}
+	wg_device_peer_set_endpoint_name(peer, pc, now_ns);
 	if (pc->flags & WG_DEVCONF_PEER_HAS_PERSISTENT_KEEPALIVE)
 		set_keepalive(dev, peer, pc->persistent_keepalive_secs, now_ns);
 	return apply_allowedips(dev, peer, pc);

@@ -120,6 +120,16 @@ static void put_peer(struct wg_devconf_buf *out, const struct wg_peer *peer)
 
 	wg_encoding_key_to_hex(hex, peer->noise.remote_static);
 	wg_devconf_buf_printf(out, "public_key=%s\n", hex);
+	if (peer->endpoint_host[0]) {
+		char name[WG_DEVCONF_ENDPOINT_HOST_STRLEN];
+
+		wg_devconf_format_endpoint_host(name, peer->endpoint_host, peer->endpoint_port);
+		wg_devconf_buf_printf(out, "endpoint_host=%s\n", name);
+		wg_peer_counters_set(&c, WG_PEER_COUNTER_RESOLVE_LOOKUPS, peer->reresolve.lookups);
+		wg_peer_counters_set(&c, WG_PEER_COUNTER_RESOLVE_FAILURES,
+				     peer->reresolve.failures);
+		wg_peer_counters_set(&c, WG_PEER_COUNTER_RESOLVE_CHANGES, peer->reresolve.changes);
+	}
 	wg_peer_counters_set(&c, WG_PEER_COUNTER_EGRESS_DROPS, peer->stats.egress_drops);
 	wg_peer_counters_set(&c, WG_PEER_COUNTER_STAGED, peer->staged.len);
 	wg_peer_counters_set(&c, WG_PEER_COUNTER_STAGED_DROPS, peer->stats.staged_drops);

@@ -22,6 +22,16 @@ struct wg_endpoint {
 	bool has_src;
 };
 
+/* The route to an endpoint as the edge found it (src/core/device_netchange.h): the
+ * lookup's result (0 or -errno), and on success the output interface, the preferred
+ * source and the gateway (zero when the route names none). Compared whole: zero it
+ * before filling it in. */
+struct wg_path {
+	int err;
+	uint32_t oif;
+	uint8_t src[16], gateway[16];
+};
+
 static inline bool wg_endpoint_is_set(const struct wg_endpoint *ep)
 {
 	return ep->remote.addr.sa_family == AF_INET || ep->remote.addr.sa_family == AF_INET6;

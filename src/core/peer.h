@@ -13,6 +13,7 @@
 #include "src/core/endpoint.h"
 #include "src/core/noise.h"
 #include "src/core/pkt.h"
+#include "src/core/reresolve.h"
 #include "src/core/timers.h"
 
 struct wg_device;
@@ -34,6 +35,14 @@ struct wg_peer {
 	struct wg_noise_remote noise;
 	struct wg_timers timers;
 	struct wg_endpoint endpoint;
+	/* cakewg's endpoint_host=: the name the endpoint came from ("": none), resolved
+	 * again by the edge when reresolve says so (src/core/device_netchange.h) */
+	char endpoint_host[WG_IPADDR_HOST_NAME_MAX + 1];
+	uint16_t endpoint_port;
+	struct wg_reresolve reresolve;
+	/* the route to the endpoint when the edge last looked (src/core/device_netchange.h) */
+	struct wg_path path;
+	bool has_path;
 	uint16_t persistent_keepalive_secs;
 	struct wg_pkt_list staged;	/* waiting for a session, at most MAX_STAGED_PACKETS */
 	uint64_t last_initiation_sent_ns; /* initiations are sent at most every REKEY_TIMEOUT */

@@ -228,6 +228,19 @@ static int cake_peer_counter(struct cake_ctx *c, const char *key, size_t klen, c
 	return ret > 0 ? 0 : ret; /* unknown keys are skipped */
 }
 
+/* A peer's endpoint_host=, for the peer opened last (none before the first). */
+static int cake_peer_endpoint_host(struct cake_ctx *c, const char *v, size_t n)
+{
+	struct wg_uapi_reply_cake_peer *peer;
+
+	if (!c->in_peer)
+		return -EPROTO;
+	peer = &c->cake->peers[c->cake->n_peers - 1];
+	return wg_devconf_parse_endpoint_host(peer->endpoint_host, &peer->endpoint_port, v, n)
+		       ? -EPROTO
+		       : 0;
+}
+
 /* The device counters and the underlay's byte limit lines. Returns 1 when key is none
  * of them. */
 static int underlay_line(struct wg_uapi_reply_cake *cake, const char *key, size_t klen,
@@ -281,6 +294,8 @@ static int cake_line(void *ctx, const char *key, size_t klen, const char *v, siz
 		return ret;
 	if (is("public_key", key, klen))
 		return cake_open_peer(c, v, vlen);
+	if (is("endpoint_host", key, klen))
+		return cake_peer_endpoint_host(c, v, vlen);
 	return cake_peer_counter(c, key, klen, v, vlen);
 }
 
@@ -306,6 +321,22 @@ void wg_uapi_reply_cake_free(struct wg_uapi_reply_cake *cake)
 	qdisc_free(&cake->ingress);
 	free(cake->peers);
 	memset(cake, 0, sizeof(*cake));
+}
+
+void wg_uapi_reply_cake_names(const struct wg_uapi_reply_cake *cake, struct wg_devconf *conf)
+{
+	for (size_t i = 0; i < conf->n_peers; i++) {
+		struct wg_devconf_peer *peer = conf->peers[i];
+		const struct wg_uapi_reply_cake_peer *cp =
+			wg_uapi_reply_cake_find_peer(cake, peer->public_key);
+
+		if (!cp || !cp->endpoint_host[0])
+			continue;
+		memcpy(peer->endpoint_host, cp->endpoint_host, sizeof(peer->endpoint_host));
+		peer->endpoint_port = cp->endpoint_port;
+		peer->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_ENDPOINT;
+		peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+	}
 }
 
 const struct wg_uapi_reply_cake_peer *

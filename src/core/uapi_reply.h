@@ -64,6 +64,9 @@ struct wg_uapi_reply_cake_qdisc {
 struct wg_uapi_reply_cake_peer {
 	uint8_t public_key[WG_ENCODING_KEY_LEN];
 	struct wg_peer_counters counters; /* the rows of WG_PEER_COUNTERS the reply carried */
+	/* endpoint_host=: the name the daemon resolves the endpoint from ("": none) */
+	char endpoint_host[WG_DEVCONF_HOST_SIZE];
+	uint16_t endpoint_port;
 };
 
 struct wg_uapi_reply_cake {
@@ -103,6 +106,11 @@ void wg_uapi_reply_cake_free(struct wg_uapi_reply_cake *cake);
 const struct wg_uapi_reply_cake_peer *
 wg_uapi_reply_cake_find_peer(const struct wg_uapi_reply_cake *cake,
 			     const uint8_t public_key[static WG_ENCODING_KEY_LEN]);
+
+/* Each peer of conf that the reply gives an endpoint_host= is written with that name
+ * for its endpoint, as a file says it (HAS_ENDPOINT_HOST, not the address), so that
+ * showconf and SaveConfig keep the name the daemon resolves. */
+void wg_uapi_reply_cake_names(const struct wg_uapi_reply_cake *cake, struct wg_devconf *conf);
 
 /* True when the len bytes are exactly one JSON object (RFC 8259), whitespace around
  * it allowed, nested at most WG_UAPI_REPLY_JSON_MAX_DEPTH deep. */

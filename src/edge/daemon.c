@@ -18,6 +18,7 @@
 #include "src/edge/control.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
+#include "src/edge/netwatch.h"
 #include "src/edge/probe.h"
 #include "src/edge/sched.h"
 #include "src/edge/tun.h"
@@ -55,6 +56,7 @@ struct daemon {
 	struct wg_underlay udp;
 	struct wg_control ctl; /* the UAPI, on its own thread */
 	struct wg_nl_events *nlev;
+	struct wg_netwatch netwatch; /* routes to the endpoints, and their host names */
 	struct wg_probe probe; /* autorate's ICMP echo requests through the tunnel */
 	/* Buffers kept between reads, so that a read takes from the pool only what it
 	 * used: the receive batch's, and the large one a TUN read may spill into. */
@@ -88,6 +90,11 @@ static void tick(struct daemon *d)
 	wall.sec = (uint64_t)ts.tv_sec;
 	wall.nsec = (uint32_t)ts.tv_nsec;
 	wg_device_set_clock(&d->dev, d->now_ns, &wall);
+}
+
+static void tick_op(void *ctx)
+{
+	tick(ctx);
 }
 
 static void rng_fill(void *ctx, void *buf, size_t len)
@@ -366,8 +373,10 @@ static void nl_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	if (wg_netlink_events_read(d->nlev, link_event, d) == -ENOBUFS)
+	if (wg_netlink_events_read(d->nlev, link_event, d) == -ENOBUFS) {
 		wg_log_err("Link events were lost (netlink socket overflow)");
+		wg_netwatch_events_lost(&d->netwatch); /* the routes are looked up again */
+	}
 }
 
 static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -421,8 +430,9 @@ static void uapi_set_end(void *ctx, int ret)
 {
 	struct daemon *d = ctx;
 
-	(void)ret;
 	d->dev.listen_port = d->udp.port;
+	if (!ret)
+		wg_netwatch_configured(&d->netwatch);
 }
 
 static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
@@ -432,6 +442,7 @@ static int uapi_ext_get(void *ctx, struct wg_devconf_buf *out)
 
 	wg_underlay_report(&d->udp, &ext);
 	wg_tun_gro_report(&d->gro, &ext.counters);
+	wg_netwatch_report(&d->netwatch, &ext.counters);
 	return wg_device_ext_get_head(&d->dev, &ext, out); /* the peers follow in slices */
 }
 
@@ -503,8 +514,14 @@ static int setup_io(struct daemon *d, const char *ifname, uint16_t port)
 		return ret;
 	}
 	ret = wg_netlink_events_open(&d->nlev);
-	if (ret)
+	if (!ret)
+		ret = wg_netwatch_start(&d->netwatch, d->loop, &d->dev, d->ifindex, tick_op, d);
+	if (!ret)
+		ret = wg_netlink_events_watch_net(d->nlev, wg_netwatch_net_event, &d->netwatch);
+	if (ret) {
+		wg_log_err("Failed to watch the network: %s", strerror(-ret));
 		return ret;
+	}
 	ret = wg_underlay_open(&d->udp, &d->dev, port, rebound, d);
 	if (ret) {
 		wg_log_err("Failed to open UDP sockets: %s", strerror(-ret));
@@ -541,6 +558,7 @@ static void start_watchers(struct daemon *d)
 static void teardown(struct daemon *d)
 {
 	wg_control_stop(&d->ctl);
+	wg_netwatch_stop(&d->netwatch);
 	wg_probe_close(&d->probe);
 	wg_underlay_close(&d->udp);
 	put_kept(d);
@@ -643,6 +661,8 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	}
 	if (!ret)
 		ret = wg_control_run(&d->ctl); /* after the drop: it would keep root's */
+	if (!ret)
+		ret = wg_netwatch_run(&d->netwatch); /* the resolver's thread, likewise */
 	if (!ret)
 		ret = filter_system_calls(opts);
 	if (!ret) {

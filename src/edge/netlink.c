@@ -451,12 +451,16 @@ static int route_get_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[RTA_MAX + 1];
 	struct wg_nl_route_info *info = data;
+	uint8_t family;
 
 	if (nlh->nlmsg_type != RTM_NEWROUTE)
 		return 0;
 	if (wg_netlink_parse(nlh, sizeof(struct rtmsg), tb, RTA_MAX) < 0)
 		return -EBADMSG;
 	info->type = ((const struct rtmsg *)mnl_nlmsg_get_payload(nlh))->rtm_type;
+	family = ((const struct rtmsg *)mnl_nlmsg_get_payload(nlh))->rtm_family;
+	(void)wg_netlink_attr_addr(tb[RTA_PREFSRC], family, info->src);
+	(void)wg_netlink_attr_addr(tb[RTA_GATEWAY], family, info->gateway);
 	if (!wg_netlink_attr_u32(tb[RTA_OIF], &info->oif))
 		return -ENETUNREACH; /* e.g. a blackhole or prohibit route */
 	if (wg_netlink_metrics_mtu(tb[RTA_METRICS], &info->mtu))

@@ -97,6 +97,8 @@ struct wg_nl_route_info {
 	uint32_t oif;
 	uint32_t mtu;	     /* RTAX_MTU of the route, else the output link's MTU */
 	bool mtu_from_route; /* true when the route itself carried an MTU */
+	/* RTA_PREFSRC and RTA_GATEWAY, zero-padded; all zero when absent */
+	uint8_t src[16], gateway[16];
 };
 
 int wg_netlink_open(struct wg_nl **out);
@@ -197,6 +199,13 @@ struct wg_nl_link_event {
 	char name[IFNAMSIZ];
 };
 
+/* An address or route event (the network under the tunnel changed, maybe). */
+struct wg_nl_net_event {
+	uint16_t type;	  /* RTM_NEWADDR, RTM_DELADDR, RTM_NEWROUTE or RTM_DELROUTE */
+	uint8_t family;	  /* AF_INET or AF_INET6 */
+	uint32_t ifindex; /* the address's link, the route's RTA_OIF; 0 when none */
+};
+
 int wg_netlink_events_open(struct wg_nl_events **out);
 void wg_netlink_events_close(struct wg_nl_events *ev);
 int wg_netlink_events_fd(const struct wg_nl_events *ev);
@@ -216,5 +225,15 @@ int wg_netlink_events_parse(const void *buf, size_t len,
  */
 int wg_netlink_events_read(struct wg_nl_events *ev,
 			   void (*cb)(void *ctx, const struct wg_nl_link_event *e), void *ctx);
+/*
+ * From now on, also reads the address and route groups (IPv4 and IPv6): each such
+ * message goes to cb, called from wg_netlink_events_read(). Returns 0 or -errno.
+ */
+int wg_netlink_events_watch_net(struct wg_nl_events *ev,
+				void (*cb)(void *ctx, const struct wg_nl_net_event *e), void *ctx);
+/* The parser behind it, as wg_netlink_events_parse for links: cloned routes (cache
+ * entries) and other types are skipped. Returns the number of events or -EINVAL. */
+int wg_netlink_net_events_parse(const void *buf, size_t len,
+				void (*cb)(void *ctx, const struct wg_nl_net_event *e), void *ctx);
 
 #endif

@@ -3,6 +3,7 @@
 #include "src/edge/seccomp.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sockios.h>
 #include <seccomp.h>
 #include <stddef.h>
@@ -19,6 +20,9 @@ enum rule {
 	NO_EXEC, /* the protection (argument 2 of mmap and mprotect) without PROT_EXEC */
 	ARG0_IS, /* argument 0 (a socket's domain, an int: its low 32 bits) is .value */
 	ARG1_IS, /* argument 1 (an ioctl's request) is .value */
+	READ_ONLY, /* openat's flags (argument 2) open for reading only, and create nothing */
+	FILE_EXEC, /* mmap with PROT_EXEC of a file (argument 4 is a descriptor) */
+	REFUSE_ARG0, /* argument 0 is .value: refused with EACCES, not killed */
 };
 
 struct allowed {
@@ -31,6 +35,7 @@ struct allowed {
 #define ALLOW_NO_EXEC(name) { name, NO_EXEC, 0 }
 #define ALLOW_IOCTL(request) { "ioctl", ARG1_IS, request }
 #define ALLOW_SOCKET(domain) { "socket", ARG0_IS, domain }
+#define REFUSE_SOCKET(domain) { "socket", REFUSE_ARG0, domain }
 
 /*
  * Every system call the daemon makes after the drop, x86_64 and arm64 names (a name the
@@ -89,6 +94,19 @@ static const struct allowed daemon_calls[] = {
 	ALLOW("gettid"),
 	ALLOW("setpriority"),
 	ALLOW("rt_sigprocmask"),
+	/* the resolver thread's getaddrinfo (src/edge/resolver.c): the files it reads
+	 * (nsswitch.conf, hosts, resolv.conf, gai.conf), its DNS sockets, the NSS modules it
+	 * may load once (executable mappings of a file only: the daemon can create none) */
+	{ "openat", READ_ONLY, 0 },
+	ALLOW("lseek"),
+	ALLOW("uname"), /* the host's name and domain, for search lists */
+	ALLOW("poll"),
+	ALLOW("ppoll"),
+	ALLOW_IOCTL(FIONREAD),
+	{ "mmap", FILE_EXEC, 0 },
+	/* glibc sorts several answers by the local addresses, read over netlink: refused
+	 * (the kept CAP_NET_ADMIN gets no new netlink socket), it sorts without them */
+	REFUSE_SOCKET(AF_NETLINK),
 	/* randomness (libsodium's randombytes_buf) */
 	ALLOW("getrandom"),
 	/* syslog's LOG_PID, stdio's first look at stderr */
@@ -145,6 +163,16 @@ static int add(scmp_filter_ctx ctx, const struct allowed *a)
 	if (a->rule == NO_EXEC)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
 					SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+	if (a->rule == READ_ONLY)
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+					SCMP_A2_32(SCMP_CMP_MASKED_EQ,
+						   O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND, O_RDONLY));
+	if (a->rule == FILE_EXEC)
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+					SCMP_A4_32(SCMP_CMP_NE, (uint32_t)-1, 0));
+	if (a->rule == REFUSE_ARG0)
+		return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 1,
+					SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)a->value, 0));
 	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
 }
 

@@ -109,6 +109,7 @@ static int add_cake(struct wg_quick *q, struct wg_devconf *out)
 			out->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
 			out->autorate_probe = live.autorate_probe;
 		}
+		wg_uapi_reply_cake_names(&live, out); /* Endpoint = the name, not the address */
 	}
 	ret = copy_string(&out->cake, egress);
 	ret = ret ?: copy_string(&out->cake_ingress, ingress);

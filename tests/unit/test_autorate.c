@@ -213,3 +213,33 @@ Test(autorate, a_huge_delivered_count_does_not_wrap)
 	cake_autorate_get(&a, &st);
 	cr_assert_geq(st.rate, MBIT(36), "rate %lu", (unsigned long)st.rate);
 }
+
+/* A new path: the RTT baseline goes, so the longer RTT of the new path is not a queue. */
+Test(autorate, path_reset_forgets_the_delay_baseline)
+{
+	struct cake_autorate a = make(1, 100, 20), b;
+	struct cake_autorate_status st;
+	uint64_t now = 0, rate;
+
+	for (int i = 0; i < 5; i++)
+		tick(&a, now += TICK, 0, true, 20, 20); /* RTT 40 ms */
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.baseline_us, 40000);
+	b = a;
+	rate = a.rate;
+	cake_autorate_path_reset(&a, now);
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.baseline_us, 0);
+	cr_assert_eq(st.rate, rate, "the rate stays");
+	/* the new path: 100 ms more, and less delivered than sent. Without the reset that is
+	 * bloat and a cut. */
+	tick(&a, now + TICK, 100000, true, 20, 12);
+	tick(&a, now + 2 * TICK, 100000, true, 20, 12);
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.baseline_us, 140000);
+	cr_assert_geq(st.rate, rate, "no cut on the new path");
+	tick(&b, now + TICK, 100000, true, 20, 12);
+	tick(&b, now + 2 * TICK, 100000, true, 20, 12);
+	cake_autorate_get(&b, &st);
+	cr_assert_lt(st.rate, rate, "the same ticks without the reset cut");
+}

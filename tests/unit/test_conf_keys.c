@@ -80,6 +80,7 @@ static const struct sample set_samples[] = {
 	{"preshared_key", K3},
 	{"protocol_version", "1"},
 	{"endpoint", "[2001:db8::1]:51820"},
+	{"endpoint_host", "vpn.example.com:51820"},
 	{"persistent_keepalive_interval", "25"},
 	{"replace_allowed_ips", "true"},
 	{"allowed_ip", "-fd00::/8"},

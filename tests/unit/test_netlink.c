@@ -586,3 +586,103 @@ Test(netlink_parse, malformed)
 	cr_assert_eq(seen.last_changed_mtu, 0);
 	cr_assert_eq(seen.n, 2, "no event from the malformed messages");
 }
+
+/* Address and route events on crafted bytes: kinds, links, cloned routes skipped. */
+struct net_seen {
+	int n;
+	struct wg_nl_net_event last;
+};
+
+static void on_net(void *ctx, const struct wg_nl_net_event *e)
+{
+	struct net_seen *s = ctx;
+
+	s->n++;
+	s->last = *e;
+}
+
+static size_t build_addr_msg(void *buf, uint16_t type, int ifindex)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifaddrmsg *ifa;
+
+	nlh->nlmsg_type = type;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_INET6;
+	ifa->ifa_index = (uint32_t)ifindex;
+	return nlh->nlmsg_len;
+}
+
+static size_t build_route_msg(void *buf, uint16_t type, int oif, unsigned int flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+
+	nlh->nlmsg_type = type;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_flags = flags;
+	if (oif)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
+	return nlh->nlmsg_len;
+}
+
+Test(netlink_parse, net_events)
+{
+	union {
+		struct nlmsghdr h;
+		uint8_t b[1024];
+	} buf;
+	struct net_seen seen = {0};
+	size_t len = build_addr_msg(buf.b, RTM_DELADDR, 4);
+
+	len += build_link_msg(buf.b + len, RTM_NEWLINK, 8, true); /* not ours: skipped */
+	len += build_route_msg(buf.b + len, RTM_NEWROUTE, 0, RTM_F_CLONED); /* a cache entry */
+	len += build_route_msg(buf.b + len, RTM_DELROUTE, 6, 0);
+	cr_assert_eq(wg_netlink_net_events_parse(buf.b, len, on_net, &seen), 2);
+	cr_assert_eq(seen.n, 2);
+	cr_assert_eq(seen.last.type, RTM_DELROUTE);
+	cr_assert_eq(seen.last.family, AF_INET);
+	cr_assert_eq(seen.last.ifindex, 6);
+	len = build_addr_msg(buf.b, RTM_NEWADDR, 4);
+	cr_assert_eq(wg_netlink_net_events_parse(buf.b, len, on_net, &seen), 1);
+	cr_assert_eq(seen.last.type, RTM_NEWADDR);
+	cr_assert_eq(seen.last.family, AF_INET6);
+	cr_assert_eq(seen.last.ifindex, 4);
+	len = build_route_msg(buf.b, RTM_NEWROUTE, 0, 0);
+	cr_assert_eq(wg_netlink_net_events_parse(buf.b, len, on_net, &seen), 1);
+	cr_assert_eq(seen.last.ifindex, 0, "no RTA_OIF: no link");
+	/* Truncated, and too short for its header. */
+	cr_assert_eq(wg_netlink_net_events_parse(buf.b, len - 4, on_net, &seen), -EINVAL);
+	build_addr_msg(buf.b, RTM_NEWADDR, 4);
+	buf.h.nlmsg_len = NLMSG_HDRLEN + 2;
+	cr_assert_eq(wg_netlink_net_events_parse(buf.b, NLMSG_HDRLEN + 4, on_net, &seen), -EINVAL);
+}
+
+/* A route lookup names the source and the gateway, which tell one path from another. */
+Test(netlink, route_get_reports_source_and_gateway)
+{
+	struct wg_nl_route_info info;
+	struct wg_nl_prefix dst = {.family = AF_INET, .len = 32};
+	struct wg_tun tun;
+	struct wg_nl_link l;
+	struct wg_nl_prefix a = {.family = AF_INET, .len = 24};
+	uint8_t src[16] = {192, 0, 2, 1}, gw[16] = {192, 0, 2, 254};
+
+	cr_assert_eq(wg_tun_open(&tun, "cwroute0", 0), 0);
+	cr_assert_eq(wg_netlink_link_get(nl, "cwroute0", &l), 0);
+	cr_assert_eq(wg_netlink_link_set_up(nl, l.ifindex, true), 0);
+	inet_pton(AF_INET, "192.0.2.1", &a.addr.v4);
+	cr_assert_eq(wg_netlink_addr_add(nl, l.ifindex, &a, 0), 0);
+	/* this namespace is the process's: ip(8) adds the route with a gateway in it */
+	cr_assert_eq(system("ip route add 198.51.100.0/24 via 192.0.2.254 dev cwroute0"), 0);
+	inet_pton(AF_INET, "198.51.100.7", &dst.addr.v4);
+	cr_assert_eq(wg_netlink_route_get(nl, &dst, 0, &info), 0);
+	cr_assert_eq(info.oif, l.ifindex);
+	cr_assert_eq(memcmp(info.src, src, sizeof(src)), 0);
+	cr_assert_eq(memcmp(info.gateway, gw, sizeof(gw)), 0);
+	inet_pton(AF_INET, "192.0.2.9", &dst.addr.v4);
+	cr_assert_eq(wg_netlink_route_get(nl, &dst, 0, &info), 0);
+	cr_assert_eq(info.gateway[0], 0, "on link: no gateway");
+	wg_tun_close(&tun);
+}

@@ -817,3 +817,42 @@ Test(uapi_reply, fmt_small_buffers)
 	wg_uapi_reply_fmt_every(buf, 1, 5, false);
 	cr_assert_str_eq(buf, "");
 }
+
+/* endpoint_host= belongs to the peer opened last; showconf and SaveConfig take it over. */
+Test(uapi_reply, cake_endpoint_host)
+{
+	static const char text[] = "public_key=" K1 "\nendpoint_host=vpn.example.com:51820\n"
+				   "resolve_failures=3\npublic_key=" K2 "\nerrno=0\n\n";
+	static const char *const bad[] = {
+		"endpoint_host=vpn.example.com:51820\nerrno=0\n\n", /* before any peer */
+		"public_key=" K1 "\nendpoint_host=vpn.example.com\nerrno=0\n\n",
+		"public_key=" K1 "\nendpoint_host=192.0.2.1:51820\nerrno=0\n\n",
+		"public_key=" K1 "\nendpoint_host=vpn.example.com:65536\nerrno=0\n\n",
+	};
+	struct wg_uapi_reply_cake r;
+	struct wg_devconf *conf = wg_devconf_new();
+	struct wg_devconf_peer *p1 = wg_devconf_add_peer(conf), *p2 = wg_devconf_add_peer(conf);
+
+	cake_ok(text, &r);
+	cr_assert_eq(r.n_peers, 2);
+	cr_assert_str_eq(r.peers[0].endpoint_host, "vpn.example.com");
+	cr_assert_eq(r.peers[0].endpoint_port, 51820);
+	cr_assert_eq(r.peers[0].counters.v[WG_PEER_COUNTER_RESOLVE_FAILURES], 3);
+	cr_assert_str_eq(r.peers[1].endpoint_host, "");
+	cr_assert(wg_encoding_key_from_hex(p1->public_key, K1, 64));
+	cr_assert(wg_encoding_key_from_hex(p2->public_key, K2, 64));
+	p1->flags = p2->flags = WG_DEVCONF_PEER_HAS_PUBLIC_KEY | WG_DEVCONF_PEER_HAS_ENDPOINT;
+	wg_uapi_reply_cake_names(&r, conf);
+	cr_assert_eq(p1->flags, WG_DEVCONF_PEER_HAS_PUBLIC_KEY | WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
+	cr_assert_str_eq(p1->endpoint_host, "vpn.example.com");
+	cr_assert_eq(p1->endpoint_port, 51820);
+	cr_assert_eq(p2->flags, WG_DEVCONF_PEER_HAS_PUBLIC_KEY | WG_DEVCONF_PEER_HAS_ENDPOINT,
+		     "no name: the address stays");
+	wg_uapi_reply_cake_free(&r);
+	wg_devconf_free(conf);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(wg_uapi_reply_cake_parse(bad[i], strlen(bad[i]), &r), -EPROTO, "%s",
+			     bad[i]);
+		wg_uapi_reply_cake_free(&r);
+	}
+}

@@ -346,7 +346,14 @@ static bool take_host(struct set_ctx *s, const struct wg_conf_key *k, const char
 		report(k, WG_CONF_E_VALUE, &r, value);
 		return false;
 	}
-	return apply(s, k, text, strlen(text), value);
+	if (!apply(s, k, text, strlen(text), value))
+		return false;
+	/* A host name goes along (endpoint_host=), for the daemon to resolve it again. */
+	if (s->peer && !wg_devconf_parse_endpoint_host(s->peer->endpoint_host,
+						       &s->peer->endpoint_port, value,
+						       strlen(value)))
+		s->peer->flags |= WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+	return true;
 }
 
 /* WG_CONF_ARG_LIST: "a/n,b/m" with its whitespace dropped, as wg does. */
@@ -453,7 +460,31 @@ static bool parse_args(struct set_ctx *s, int argc, char *argv[])
 	return true;
 }
 
-static int send_request(const char *ifname, const struct wg_devconf *conf)
+/*
+ * endpoint_host= is cakewg's: a daemon that does not answer cakewg_get=1 (wireguard-go)
+ * would refuse the request halfway, after the lines before it. It gets the addresses
+ * alone, as wg sends them.
+ */
+static void names_only_for_cakewg(const char *ifname, struct wg_devconf *conf)
+{
+	static const char probe[] = "cakewg_get=1\n\n";
+	struct wg_devconf_buf reply = {0};
+	bool any = false;
+	int remote = 0;
+
+	for (size_t i = 0; i < conf->n_peers; i++)
+		any |= !!(conf->peers[i]->flags & WG_DEVCONF_PEER_HAS_ENDPOINT_HOST);
+	if (!any || (!wg_uapi_client_request(ifname, probe, sizeof(probe) - 1, &reply, &remote) &&
+		     !remote)) {
+		wg_devconf_buf_wipe(&reply);
+		return;
+	}
+	wg_devconf_buf_wipe(&reply);
+	for (size_t i = 0; i < conf->n_peers; i++)
+		conf->peers[i]->flags &= ~(uint32_t)WG_DEVCONF_PEER_HAS_ENDPOINT_HOST;
+}
+
+static int send_request(const char *ifname, struct wg_devconf *conf)
 {
 	struct wg_devconf_buf req = {0}, reply = {0};
 	int remote = 0, ret;
@@ -466,6 +497,7 @@ static int send_request(const char *ifname, const struct wg_devconf *conf)
 	 * The cakewg lines come first in the request: wireguard-go applies each line as it
 	 * reads it, so it refuses them before it changed anything.
 	 */
+	names_only_for_cakewg(ifname, conf);
 	ret = wg_uapi_set_write(conf, &req);
 	if (!ret)
 		ret = wg_uapi_client_request(ifname, req.data, req.len, &reply, &remote);

@@ -38,6 +38,7 @@ static int add_cake(struct wg_devconf *conf, const struct wg_uapi_reply_cake *ca
 		conf->autorate_probe = cake->autorate_probe;
 		conf->flags |= WG_DEVCONF_HAS_AUTORATE_PROBE;
 	}
+	wg_uapi_reply_cake_names(cake, conf);
 	return ret;
 }
 
