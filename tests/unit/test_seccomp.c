@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The daemon's system-call filter, loaded in a child process: an allowed call goes
- * through, a call outside the list (the test hook's mount(2), an executable mapping, an
- * ioctl other than SIOCOUTQ, a netlink socket, any socket in the janitor) kills the child with SIGSYS, and
- * log mode lets the same calls through. Needs no privilege: the filter sets
+ * through (reading a file, an executable mapping of a file), a call outside the list (the
+ * test hook's mount(2), an anonymous executable mapping, an ioctl other than SIOCOUTQ and
+ * FIONREAD, an open for writing, any socket in the janitor) kills the child with SIGSYS,
+ * a netlink socket is refused with EACCES, and log mode lets the same calls through. Needs no privilege: the filter sets
  * no_new_privs itself.
  */
 #define _GNU_SOURCE
@@ -12,6 +13,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -22,10 +24,13 @@
 enum what {
 	ALLOWED,   /* getpid, write, an anonymous read-write mapping */
 	FORBIDDEN, /* the test hook */
-	EXEC_MAP,  /* mmap with PROT_EXEC */
-	IOCTL,	   /* FIONREAD, not SIOCOUTQ */
+	EXEC_MAP,  /* anonymous mmap with PROT_EXEC */
+	FILE_EXEC_MAP, /* mmap of a file with PROT_EXEC (an NSS module): allowed */
+	IOCTL,	   /* FIONBIO: neither SIOCOUTQ nor FIONREAD */
 	SOCKET,	   /* a UDP socket: allowed in the daemon, not in the janitor */
-	NETLINK,   /* a netlink socket: allowed in neither */
+	NETLINK,   /* a netlink socket: refused with EACCES in the daemon */
+	OPEN_READ, /* openat for reading: allowed (getaddrinfo's files) */
+	OPEN_WRITE, /* openat for writing */
 };
 
 /* The child's exit, past the sanitizers' _exit interceptor (LeakSanitizer would trace
@@ -52,14 +57,30 @@ static void act(enum what w, int fd)
 	case EXEC_MAP:
 		(void)mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		break;
+	case FILE_EXEC_MAP: {
+		int f = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+		if (f < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0) == MAP_FAILED)
+			leave(2);
+		break;
+	}
 	case IOCTL:
-		(void)ioctl(fd, FIONREAD, &n);
+		n = 1;
+		(void)ioctl(fd, FIONBIO, &n);
+		break;
+	case OPEN_READ:
+		if (open("/etc/hosts", O_RDONLY | O_CLOEXEC) < 0)
+			leave(2);
+		break;
+	case OPEN_WRITE:
+		(void)open("/dev/null", O_WRONLY | O_CLOEXEC);
 		break;
 	case SOCKET:
 		(void)socket(AF_INET, SOCK_DGRAM, 0);
 		break;
 	case NETLINK:
-		(void)socket(AF_NETLINK, SOCK_RAW, 0);
+		if (socket(AF_NETLINK, SOCK_RAW, 0) >= 0 || errno != EACCES)
+			leave(4);
 		break;
 	}
 }
@@ -123,10 +144,16 @@ Test(seccomp, daemon_kill_mode)
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "allowed calls: status %#x", st);
 	cr_expect(killed(run(false, WG_SECCOMP_KILL, FORBIDDEN)), "mount(2) did not kill");
 	cr_expect(killed(run(false, WG_SECCOMP_KILL, EXEC_MAP)), "PROT_EXEC did not kill");
-	cr_expect(killed(run(false, WG_SECCOMP_KILL, IOCTL)), "FIONREAD did not kill");
-	cr_expect(killed(run(false, WG_SECCOMP_KILL, NETLINK)), "AF_NETLINK did not kill");
+	cr_expect(killed(run(false, WG_SECCOMP_KILL, IOCTL)), "FIONBIO did not kill");
+	cr_expect(killed(run(false, WG_SECCOMP_KILL, OPEN_WRITE)), "open for writing did not kill");
+	st = run(false, WG_SECCOMP_KILL, NETLINK);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "AF_NETLINK not refused: status %#x", st);
 	st = run(false, WG_SECCOMP_KILL, SOCKET);
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "socket(2): status %#x", st);
+	st = run(false, WG_SECCOMP_KILL, OPEN_READ);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "open for reading: status %#x", st);
+	st = run(false, WG_SECCOMP_KILL, FILE_EXEC_MAP);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a file's exec mapping: status %#x", st);
 }
 
 Test(seccomp, daemon_log_and_off_modes)
