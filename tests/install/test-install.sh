@@ -93,7 +93,8 @@ grep -q '^-rwxr-xr-x root/root .* \./usr/sbin/cakewg$' "$TMP/contents" ||
 [ "$(dpkg-deb -f "$deb" Package)" = cakewg ] || die "package name"
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || die "package version is not $version"
 depends=$(dpkg-deb -f "$deb" Depends)
-for p in libc6 libsodium23 libev4 libmnl0 libnftnl11 libseccomp2 adduser; do
+# libssl3: the OpenSSL AEAD backend, the default wherever libcrypto is found.
+for p in libc6 libsodium23 libev4 libmnl0 libnftnl11 libseccomp2 libssl3 adduser; do
 	grep -qE "(^|, )$p( |,|$)" <<<"$depends" || die "Depends lacks $p: $depends"
 done
 dpkg-deb -e "$deb" "$TMP/control"
