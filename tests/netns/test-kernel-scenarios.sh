@@ -17,7 +17,8 @@
 #  - keys set and cleared, a peer equal to our own public key, a clamped private key;
 #  - wg-quick-style fwmark routing under a flood;
 #  - the sticky source: falls over when the address goes, replies from the address the
-#    peer sent to, answers for an address on another interface.
+#    peer sent to, answers for an address on another interface, follows a preferred route;
+#  - a ~34 KB tunnel MTU over IPv4 and IPv6 underlays.
 source "$(dirname "$0")/lib.sh"
 require_root wg python3 iperf3 nft
 
@@ -441,6 +442,48 @@ pid=$(daemon_pid a "${P}wa")
 n a ip link del "${P}wa"
 wait_for 3 sh -c "! kill -0 $pid" || die "the daemon outlived its device"
 [ ! -e "/var/run/wireguard/${P}wa.sock" ] || die "the UAPI socket was left behind"
+teardown_pair
+
+log "== a ~34 KB tunnel MTU over an IPv4 and an IPv6 underlay"
+for outer in 4 6; do
+	pair cakewg cakewg "$outer"
+	for s in a b; do
+		n $s ip link set "${P}$s" mtu 34816
+		n $s ip link set "${P}w$s" mtu $((34816 - 1500 + 1420))
+	done
+	dst=198.19.0.2
+	[ "$outer" = 6 ] && dst=fd00:19::2
+	n a ping -q -c 3 -i 0.2 -W 2 -M do -s $((34816 - 1500 + 1420 - 28)) 198.19.0.2 \
+		>/dev/null || die "full-size ping at a 34 KB MTU, IPv$outer underlay"
+	n a ping -q -c 3 -i 0.2 -W 2 -M do -s $((34816 - 1500 + 1420 - 48)) "$dst" \
+		>/dev/null || die "full-size ping at a 34 KB MTU, IPv$outer underlay, to $dst"
+	log "IPv$outer underlay, 34 KB MTU: $(iperf_through a b 198.19.0.2 2)"
+	teardown_pair
+done
+
+log "== sticky source: a new preferred route changes the source"
+sticky_pair
+veth a "${P}v1" b "${P}v2"
+veth a "${P}v3" b "${P}v4"
+n a ip addr add 10.0.0.1/24 dev "${P}v1"
+n b ip addr add 10.0.0.2/24 dev "${P}v2"
+n a ip addr add 10.0.0.3/24 dev "${P}v3"
+n a ip route flush dev "${P}v1"
+n a ip route flush dev "${P}v3"
+n a ip route add 10.0.0.0/24 dev "${P}v1" src 10.0.0.1 metric 2
+n a wg set "${P}wa" peer "$(pub b)" endpoint 10.0.0.2:2
+n a ping -q -c 1 -W 2 198.19.0.2 >/dev/null || die "ping"
+got=$(endpoint_of b "${P}wb" "$(pub a)")
+[ "$got" = 10.0.0.1:1 ] || die "B sees A at $got, not 10.0.0.1:1"
+n a ip route add 10.0.0.0/24 dev "${P}v3" src 10.0.0.3 metric 1
+n a ping -q -c 1 -W 2 198.19.0.2 >/dev/null || die "ping after the route change"
+# Linux looks the route up for every packet; cakewg acts on the route change after its
+# 100 ms debounce (src/core/netchange.c): the sticky source goes and a handshake follows.
+moved() {
+	n a ping -q -c 1 -W 1 198.19.0.2 >/dev/null
+	[ "$(endpoint_of b "${P}wb" "$(pub a)")" = 10.0.0.3:1 ]
+}
+wait_for 3 moved || die "B sees A at $(endpoint_of b "${P}wb" "$(pub a)"), not at the new route's 10.0.0.3:1"
 teardown_pair
 
 log "PASS"
