@@ -13,6 +13,7 @@
 #include "src/core/endpoint.h"
 #include "src/core/noise.h"
 #include "src/core/pkt.h"
+#include "src/core/timerq.h"
 #include "src/core/timers.h"
 
 struct wg_device;
@@ -33,6 +34,7 @@ struct wg_peer {
 	struct wg_peer *next, *prev; /* the device's list, in insertion order */
 	struct wg_noise_remote noise;
 	struct wg_timers timers;
+	struct wg_timerq_node timer_node; /* in the device's timer queue while armed */
 	struct wg_endpoint endpoint;
 	uint16_t persistent_keepalive_secs;
 	struct wg_pkt_list staged;	/* waiting for a session, at most MAX_STAGED_PACKETS */
