@@ -97,6 +97,7 @@ struct wg_device {
 	struct wg_noise_identity identity;
 	struct wg_cookie_checker cookie_checker;
 	struct wg_ratelimiter ratelimiter;
+	uint64_t ratelimiter_gc_next_ns; /* its idle entries are collected once a second */
 	struct wg_index_table index;
 	struct wg_pubkey_table peers_by_key;
 	struct wg_allowedips allowedips;

@@ -301,6 +301,10 @@ void wg_device_run_timers(struct wg_device *dev, uint64_t now_ns)
 	 */
 	for (uint32_t n = dev->timerq.len; n && (node = wg_timerq_due(&dev->timerq, now_ns)); n--)
 		run_peer_timers(dev, wg_container_of(node, struct wg_peer, timer_node), now_ns);
-	(void)wg_ratelimiter_gc(&dev->ratelimiter, now_ns);
+	/* A walk over the whole table: once a second, not at every peer's deadline. */
+	if (now_ns >= dev->ratelimiter_gc_next_ns) {
+		(void)wg_ratelimiter_gc(&dev->ratelimiter, now_ns);
+		dev->ratelimiter_gc_next_ns = now_ns + RATELIMIT_IDLE_NS;
+	}
 	wg_device_autorate_tick(dev, now_ns);
 }
