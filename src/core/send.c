@@ -251,6 +251,10 @@ full:
 
 void wg_device_timers_update(struct wg_device *dev, struct wg_peer *peer)
 {
+	/* A removed peer left the queue for good: its room went with it, and it may be
+	 * freed while the queue still points at it. */
+	if (peer->removed)
+		return;
 	wg_timerq_set(&dev->timerq, &peer->timer_node, wg_timers_next_deadline(&peer->timers));
 }
 
