@@ -47,10 +47,11 @@ def num(v, conv=float):
 
 
 def cmd_record(argv):
-    """record FILE impl= peers= rss_kb= dump_s= up=IPERF_JSON down=IPERF_JSON
+    """record FILE impl= peers= held= rss_kb= dump_s= up=IPERF_JSON down=IPERF_JSON
     [added= add_s= ping=PING_OUTPUT]"""
     path, a = argv[0], benchlib.kv_args(argv[1:])
-    rec = {"impl": a["impl"], "peers": int(a["peers"]), "rss_kb": num(a.get("rss_kb"), int),
+    rec = {"impl": a["impl"], "peers": int(a["peers"]), "held": num(a.get("held"), int),
+           "rss_kb": num(a.get("rss_kb"), int),
            "dump_s": num(a.get("dump_s")), "added": num(a.get("added"), int),
            "add_s": num(a.get("add_s"))}
     for d in ("up", "down"):
@@ -102,10 +103,11 @@ def cmd_report(argv):
                 continue
             b = base[i]
             pp = None
-            if n and b and r["rss_kb"] is not None and b["rss_kb"] is not None:
-                pp = (r["rss_kb"] - b["rss_kb"]) * 1024.0 / n
+            held = r.get("held") if r.get("held") is not None else n
+            if held and b and r["rss_kb"] is not None and b["rss_kb"] is not None:
+                pp = (r["rss_kb"] - b["rss_kb"]) * 1024.0 / held
                 per_peer[(i, n)] = pp
-            print(spec % (benchlib.IMPL_NAMES[i], n, benchlib.fmt(r["up"]),
+            print(spec % (benchlib.IMPL_NAMES[i], held, benchlib.fmt(r["up"]),
                           benchlib.fmt(r["down"]),
                           benchlib.fmt(ratio(r["up"], b and b["up"]), "%.2f"),
                           benchlib.fmt(ratio(r["down"], b and b["down"]), "%.2f"),
