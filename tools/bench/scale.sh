@@ -5,7 +5,9 @@
 # (default 0, then 20,000, then 100,000): random 32-byte public keys, each with a /32
 # allowed IP in 10.64.0.0/10 (--endpoints: and an endpoint), added with `wg addconf`.
 # At each stage, for each implementation:
-#   - throughput of the one active peer: iperf3 (TCP cubic, one flow) up and down;
+#   - throughput of the one active peer: iperf3 (TCP cubic, one flow) up and down, and
+#     the CPU seconds per GB both daemons spent meanwhile (utime + stime), which a busy
+#     host disturbs less than the throughput;
 #   - the server daemon's VmRSS (/proc/PID/status), hence bytes per idle peer;
 #   - the time `wg show IF dump` takes;
 #   - for the stage's add: its time, and the ping RTT through the tunnel while it runs
@@ -71,6 +73,7 @@ mkdir "$TMP/bin"
 ln -s "$(readlink -f "$PEER_BIN")" "$TMP/bin/wireguard-go"
 PATH=$TMP/bin:$PATH
 RES=$TMP/scale.jsonl
+HZ=$(getconf CLK_TCK)
 
 # rss_kb IMPL: the server daemon's resident set, in KiB.
 rss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/${DAEMON_PID_S[$1]}/status"; }
@@ -82,11 +85,15 @@ seconds() {
 	echo "$EPOCHREALTIME $t0" | awk '{printf "%.3f", $1 - $2}'
 }
 
-# iperf IMPL DIR OUT: one flow for $SECS seconds, DIR up or down.
+# iperf IMPL DIR OUT: one flow for $SECS seconds, DIR up or down; the CPU ticks both
+# daemons of IMPL spent meanwhile go to OUT.ticks.
 iperf() {
 	local -a args=(-c "$(tun_addr "$1" s)" -p 5201 -t "$SECS" -C cubic -J)
+	local t0
 	[ "$2" = down ] && args+=(-R)
+	t0=$(daemon_cpu_ticks "$1")
 	n c timeout $((SECS + 20)) iperf3 "${args[@]}" >"$3" 2>&1 || true
+	echo $(($(daemon_cpu_ticks "$1") - t0)) >"$3.ticks"
 }
 
 # add_peers IMPL CONF PING_OUT: prints the seconds `wg addconf` took, pinging meanwhile.
@@ -141,7 +148,7 @@ for c in "${counts[@]}"; do
 		"$PY" "$SCALE_PY" record "$RES" impl="$impl" peers="$c" held="$held" \
 			rss_kb="$(rss_kb "$impl")" \
 			dump_s="$dump_s" up="$TMP/iperf-$impl-$c-up.json" \
-			down="$TMP/iperf-$impl-$c-down.json" "${extra[@]}"
+			down="$TMP/iperf-$impl-$c-down.json" hz="$HZ" "${extra[@]}"
 	done
 	prev=$c
 done
@@ -152,5 +159,5 @@ echo
 echo "loadavg:   $(cut -d' ' -f1-3 /proc/loadavg) (at end)"
 if [ -n "$KEEP" ]; then
 	mkdir -p "$KEEP"
-	cp "$RES" "$TMP"/ping-*.txt "$TMP"/iperf-*.json "$KEEP"/ 2>/dev/null || true
+	cp "$RES" "$TMP"/ping-*.txt "$TMP"/iperf-*.json* "$KEEP"/ 2>/dev/null || true
 fi

@@ -13,6 +13,7 @@ Subcommands:
   report FILE                     the tables, the ratios and the issue's targets
 """
 import base64
+import json
 import os
 import sys
 
@@ -57,13 +58,16 @@ def cmd_record(argv):
     for d in ("up", "down"):
         r = benchlib.parse_iperf(a.get(d))
         rec[d] = r["sum"] if r and not r.get("error") else None
+        rec[d + "_cpu_per_gb"] = cpu_per_gb(a.get(d), a.get("hz"))
     if a.get("ping"):
         p = benchlib.parse_ping(a["ping"], PING_INTERVAL_S)
         rec["ping"] = {k: p[k] for k in ("sent", "received", "loss", "med", "p99", "max")}
     benchlib.append_jsonl(path, rec)
-    line = "  %-12s %6d idle peers: up %s, down %s Mbit/s, RSS %s MiB, dump %s s" % (
+    line = ("  %-12s %6d idle peers: up %s, down %s Mbit/s (%s, %s CPU-s/GB), RSS %s MiB, "
+            "dump %s s") % (
         benchlib.IMPL_NAMES[rec["impl"]], rec["peers"], benchlib.fmt(rec["up"]),
-        benchlib.fmt(rec["down"]), benchlib.fmt(mib(rec["rss_kb"])),
+        benchlib.fmt(rec["down"]), benchlib.fmt(rec["up_cpu_per_gb"], "%.2f"),
+        benchlib.fmt(rec["down_cpu_per_gb"], "%.2f"), benchlib.fmt(mib(rec["rss_kb"])),
         benchlib.fmt(rec["dump_s"], "%.3f"))
     if rec["added"]:
         line += "; added %d in %s s, ping p99 %s ms" % (
@@ -73,8 +77,24 @@ def cmd_record(argv):
     return 0
 
 
+def cpu_per_gb(iperf_json, hz):
+    """CPU seconds of both daemons per GB (1e9 bytes) received, from scale.sh's iperf
+    JSON and the .ticks file beside it; None if either is missing."""
+    try:
+        ticks = int(open(iperf_json + ".ticks").read())
+        got = json.load(open(iperf_json))["end"]["sum_received"]["bytes"]
+    except (OSError, TypeError, ValueError, KeyError):
+        return None
+    return ticks / float(hz) / (got / 1e9) if got and hz else None
+
+
 def mib(kb):
     return kb / 1024.0 if kb is not None else None
+
+
+def held_of(r):
+    """The idle peers the daemon held at a stage (wireguard-go stops at its limit)."""
+    return r["held"] if r.get("held") is not None else r["peers"]
 
 
 def ratio(a, b):
@@ -103,7 +123,7 @@ def cmd_report(argv):
                 continue
             b = base[i]
             pp = None
-            held = r.get("held") if r.get("held") is not None else n
+            held = held_of(r)
             if held and b and r["rss_kb"] is not None and b["rss_kb"] is not None:
                 pp = (r["rss_kb"] - b["rss_kb"]) * 1024.0 / held
                 per_peer[(i, n)] = pp
@@ -113,6 +133,22 @@ def cmd_report(argv):
                           benchlib.fmt(ratio(r["down"], b and b["down"]), "%.2f"),
                           benchlib.fmt(mib(r["rss_kb"])), benchlib.fmt(pp, "%.0f"),
                           benchlib.fmt(r["dump_s"], "%.3f")))
+    print()
+    spec = "%-12s %8s %12s %12s %9s %9s"
+    benchlib.print_header(spec, ("impl", "idle", "up CPU-s/GB", "down", "up/0", "down/0"))
+    for i in impls:
+        for n in counts:
+            r = at.get((i, n))
+            if not r:
+                continue
+            b = base[i] or {}
+            print(spec % (benchlib.IMPL_NAMES[i], held_of(r),
+                          benchlib.fmt(r.get("up_cpu_per_gb"), "%.2f"),
+                          benchlib.fmt(r.get("down_cpu_per_gb"), "%.2f"),
+                          benchlib.fmt(ratio(r.get("up_cpu_per_gb"), b.get("up_cpu_per_gb")),
+                                       "%.2f"),
+                          benchlib.fmt(ratio(r.get("down_cpu_per_gb"),
+                                             b.get("down_cpu_per_gb")), "%.2f")))
     print()
     spec = "%-12s %8s %9s %9s %11s %9s %9s %9s"
     benchlib.print_header(spec, ("impl", "added", "to", "add s", "ping sent", "p99 ms",
@@ -140,6 +176,10 @@ def cmd_report(argv):
             print("  throughput %-4s with %6d idle peers / none  >= %.1f: %s  %s" % (
                 d, n, TPUT_RATIO_MIN, benchlib.fmt(q, "%.2f"),
                 verdict(None if q is None else q >= TPUT_RATIO_MIN)))
+        print("  CPU-s per GB with %6d idle peers / none (no target): up %s, down %s" % (
+            n, benchlib.fmt(ratio(r.get("up_cpu_per_gb"), b and b.get("up_cpu_per_gb")), "%.2f"),
+            benchlib.fmt(ratio(r.get("down_cpu_per_gb"), b and b.get("down_cpu_per_gb")),
+                         "%.2f")))
         g = at.get(("wggo", n))
         if r["added"] and n == 20000:
             p99 = (r.get("ping") or {}).get("p99")
