@@ -84,6 +84,7 @@ int wg_device_init(struct wg_device *dev, const char *name, const struct wg_io_o
 	wg_index_table_init(&dev->index);
 	wg_pubkey_table_init(&dev->peers_by_key, rng);
 	wg_allowedips_init(&dev->allowedips);
+	wg_timerq_init(&dev->timerq);
 	wg_pktpool_init(&dev->pool, dev->mtu, POOL_MAX_FREE);
 	wg_pktpool_init(&dev->pool_large, WG_PKT_LARGE_LEN, POOL_LARGE_MAX_FREE);
 	ret = wg_egress_init(&dev->egress, dev, false, now_ns);
@@ -99,6 +100,7 @@ void wg_device_remove_peer(struct wg_device *dev, struct wg_peer *peer)
 	struct wg_pkt *p;
 
 	wg_allowedips_remove_by_peer(&dev->allowedips, peer);
+	wg_timerq_set(&dev->timerq, &peer->timer_node, 0);
 	(void)wg_pubkey_table_remove(&dev->peers_by_key, peer->noise.remote_static, peer);
 	wg_noise_remote_deinit(&peer->noise);
 	while ((p = wg_pkt_list_pop(&peer->staged)))
@@ -139,6 +141,7 @@ void wg_device_deinit(struct wg_device *dev)
 	}
 	(void)wg_device_autorate_attach(dev, dev->now_ns); /* frees the extractor */
 	wg_allowedips_deinit(&dev->allowedips);
+	wg_timerq_deinit(&dev->timerq);
 	wg_pubkey_table_deinit(&dev->peers_by_key);
 	wg_index_table_deinit(&dev->index);
 	wg_cookie_checker_deinit(&dev->cookie_checker);
@@ -203,7 +206,8 @@ int wg_device_insert_peer(struct wg_device *dev, struct wg_peer *peer)
 {
 	const uint8_t *pub = peer->noise.remote_static;
 
-	if (dev->n_peers >= MAX_PEERS)
+	/* Room in the timer queue now, so that arming the peer's timers never allocates. */
+	if (dev->n_peers >= MAX_PEERS || wg_timerq_reserve(&dev->timerq, dev->n_peers + 1))
 		return -ENOMEM;
 	peer->dev = dev;
 	peer->id = ++dev->next_peer_id;

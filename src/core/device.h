@@ -37,6 +37,7 @@
 #include "src/core/pkt.h"
 #include "src/core/ratelimiter.h"
 #include "src/core/rng.h"
+#include "src/core/timerq.h"
 
 enum wg_log_level {
 	WG_LOG_ERROR = 1,
@@ -97,10 +98,12 @@ struct wg_device {
 	struct wg_noise_identity identity;
 	struct wg_cookie_checker cookie_checker;
 	struct wg_ratelimiter ratelimiter;
+	uint64_t ratelimiter_gc_next_ns; /* its idle entries are collected once a second */
 	struct wg_index_table index;
 	struct wg_pubkey_table peers_by_key;
 	struct wg_allowedips allowedips;
 	struct wg_peer *peers_head, *peers_tail;
+	struct wg_timerq timerq; /* the peers with an armed timer, by earliest deadline */
 	uint32_t n_peers;
 	uint64_t next_peer_id;
 
@@ -208,8 +211,10 @@ int wg_device_ext_get_peers(const struct wg_peer **next, unsigned int budget,
  * pkt->src. */
 void wg_device_rx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns);
 
-/* The earliest timer deadline over all peers and housekeeping; UINT64_MAX if none. */
+/* The earliest timer deadline over all peers and housekeeping; UINT64_MAX if none. O(1):
+ * the timer queue keeps the peers by deadline. */
 uint64_t wg_device_next_deadline(const struct wg_device *dev);
+/* Runs the timers of the peers that are due (O(log n) each) and the housekeeping. */
 void wg_device_run_timers(struct wg_device *dev, uint64_t now_ns);
 
 /* Logging through ops->log, prefixed with the interface name. */

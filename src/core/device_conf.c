@@ -196,6 +196,7 @@ static void set_keepalive(struct wg_device *dev, struct wg_peer *peer, uint16_t 
 {
 	unsigned int actions = wg_timers_event_persistent_keepalive_set(&peer->timers, secs);
 
+	wg_device_timers_update(dev, peer);
 	peer->persistent_keepalive_secs = secs;
 	/* As Linux and wireguard-go: turning it on sends a keepalive at once. */
 	if ((actions & WG_TIMERS_SEND_ANY_KEEPALIVE) && dev->identity.has_identity &&

@@ -14,6 +14,7 @@
 #include "src/core/noise.h"
 #include "src/core/pkt.h"
 #include "src/core/reresolve.h"
+#include "src/core/timerq.h"
 #include "src/core/timers.h"
 
 struct wg_device;
@@ -34,6 +35,7 @@ struct wg_peer {
 	struct wg_peer *next, *prev; /* the device's list, in insertion order */
 	struct wg_noise_remote noise;
 	struct wg_timers timers;
+	struct wg_timerq_node timer_node; /* in the device's timer queue while armed */
 	struct wg_endpoint endpoint;
 	/* cakewg's endpoint_host=: the name the endpoint came from ("": none), resolved
 	 * again by the edge when reresolve says so (src/core/device_netchange.h) */

@@ -49,11 +49,13 @@ static void authenticated(struct wg_peer *peer, const struct wg_pkt *pkt, uint64
 	set_endpoint(peer, &pkt->src);
 	wg_timers_event_any_authenticated_packet_received(&peer->timers);
 	wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
+	wg_device_timers_update(peer->dev, peer);
 }
 
 static void handshake_done(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns)
 {
 	wg_timers_event_handshake_complete(&peer->timers, now_ns);
+	wg_device_timers_update(dev, peer);
 	peer->has_handshake = true;
 	peer->last_handshake_ns = now_ns;
 	peer->initiation_sent = false;
@@ -95,6 +97,7 @@ static void rx_initiation(struct wg_device *dev, const uint8_t *msg, struct wg_p
 	}
 	wg_timers_event_session_derived(&peer->timers, now_ns);
 	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
+	wg_device_timers_update(dev, peer);
 	wg_device_send_control(dev, peer, (const uint8_t *)&resp, sizeof(resp));
 	wg_device_log(dev, WG_LOG_DEBUG, "peer %llu: answered handshake initiation",
 		      (unsigned long long)peer->id);
@@ -117,6 +120,7 @@ static void rx_response(struct wg_device *dev, const uint8_t *msg, struct wg_pkt
 	authenticated(peer, pkt, now_ns);
 	peer->stats.rx_bytes += pkt->msg_len;
 	wg_timers_event_session_derived(&peer->timers, now_ns);
+	wg_device_timers_update(dev, peer);
 	handshake_done(dev, peer, now_ns);
 	/* Confirm the session to the responder: with staged data, or a keepalive. */
 	if (peer->staged.len)
@@ -315,6 +319,7 @@ static bool rx_data(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 	if (!plain_len)
 		return false; /* a keepalive */
 	wg_timers_event_data_received(&peer->timers, now_ns);
+	wg_device_timers_update(dev, peer);
 	return deliver(dev, peer, pkt, plain_len);
 }
 

@@ -60,6 +60,7 @@ void wg_device_send_initiation(struct wg_device *dev, struct wg_peer *peer, bool
 	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
 	wg_device_send_control(dev, peer, (const uint8_t *)&msg, sizeof(msg));
 	wg_timers_event_handshake_initiated(&peer->timers, now_ns, &dev->rng);
+	wg_device_timers_update(dev, peer);
 	cw_memzero(&msg, sizeof(msg));
 }
 
@@ -84,6 +85,7 @@ void wg_device_send_keepalive(struct wg_device *dev, struct wg_peer *peer, uint6
 		peer->stats.tx_packets++;
 		wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
 		wg_timers_event_any_authenticated_packet_sent(&peer->timers);
+		wg_device_timers_update(dev, peer);
 		wg_device_send_control(dev, peer, wg_pkt_msg(pkt), msg_len);
 	}
 	wg_device_pkt_put(dev, pkt);
@@ -167,6 +169,7 @@ static bool encrypt(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 	wg_timers_event_any_authenticated_packet_traversal(&peer->timers, now_ns);
 	wg_timers_event_any_authenticated_packet_sent(&peer->timers);
 	wg_timers_event_data_sent(&peer->timers, now_ns, &dev->rng);
+	wg_device_timers_update(dev, peer);
 	if (wg_keypair_should_rekey_on_send(kp, now_ns))
 		wg_device_send_initiation(dev, peer, false, now_ns);
 	return true;
@@ -252,11 +255,21 @@ full:
 	return true;
 }
 
+void wg_device_timers_update(struct wg_device *dev, struct wg_peer *peer)
+{
+	/* A removed peer left the queue for good: its room went with it, and it may be
+	 * freed while the queue still points at it. */
+	if (peer->removed)
+		return;
+	wg_timerq_set(&dev->timerq, &peer->timer_node, wg_timers_next_deadline(&peer->timers));
+}
+
 static void run_peer_timers(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns)
 {
 	unsigned int actions = wg_timers_run(&peer->timers, now_ns);
 	struct wg_pkt *pkt;
 
+	wg_device_timers_update(dev, peer);
 	if (!actions)
 		return;
 	if (actions & WG_TIMERS_ZERO_KEY_MATERIAL) {
@@ -283,27 +296,25 @@ static void run_peer_timers(struct wg_device *dev, struct wg_peer *peer, uint64_
 
 uint64_t wg_device_next_deadline(const struct wg_device *dev)
 {
-	uint64_t next = UINT64_MAX;
-	const struct wg_peer *peer;
-
-	for (peer = dev->peers_head; peer; peer = peer->next) {
-		uint64_t d = wg_timers_next_deadline(&peer->timers);
-
-		if (d && d < next)
-			next = d;
-	}
-	if (wg_device_autorate_next(dev) < next)
-		next = wg_device_autorate_next(dev);
-	return next;
+	return WG_MIN(wg_timerq_next(&dev->timerq), wg_device_autorate_next(dev));
 }
 
 void wg_device_run_timers(struct wg_device *dev, uint64_t now_ns)
 {
-	struct wg_peer *peer;
+	struct wg_timerq_node *node;
 
 	dev->now_ns = now_ns;
-	for (peer = dev->peers_head; peer; peer = peer->next)
-		run_peer_timers(dev, peer, now_ns);
-	(void)wg_ratelimiter_gc(&dev->ratelimiter, now_ns);
+	/*
+	 * Only the due peers, earliest first. A run leaves its peer's deadlines after now_ns
+	 * (wg_timers_run() and the sends it asks for arm nothing earlier), so each due peer is
+	 * run once; the bound is a guard, not a limit that is ever reached.
+	 */
+	for (uint32_t n = dev->timerq.len; n && (node = wg_timerq_due(&dev->timerq, now_ns)); n--)
+		run_peer_timers(dev, wg_container_of(node, struct wg_peer, timer_node), now_ns);
+	/* A walk over the whole table: once a second, not at every peer's deadline. */
+	if (now_ns >= dev->ratelimiter_gc_next_ns) {
+		(void)wg_ratelimiter_gc(&dev->ratelimiter, now_ns);
+		dev->ratelimiter_gc_next_ns = now_ns + RATELIMIT_IDLE_NS;
+	}
 	wg_device_autorate_tick(dev, now_ns);
 }

@@ -18,6 +18,9 @@ void wg_device_send_initiation(struct wg_device *dev, struct wg_peer *peer, bool
 			       uint64_t now_ns);
 /* Sends an empty data message (or starts a handshake when no session exists). */
 void wg_device_send_keepalive(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns);
+/* Files the peer in the timer queue under its earliest deadline: call it after any
+ * wg_timers_event_*() or wg_timers_run() on the peer. O(1) when that did not move. */
+void wg_device_timers_update(struct wg_device *dev, struct wg_peer *peer);
 /* Moves staged packets to the egress queue once the peer has a session. */
 void wg_device_flush_staged(struct wg_device *dev, struct wg_peer *peer, uint64_t now_ns);
 

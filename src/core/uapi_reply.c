@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/ct.h"
 #include "src/core/conf_keys.h"
 #include "src/core/messages.h"
 
@@ -299,12 +298,39 @@ static int cake_line(void *ctx, const char *key, size_t klen, const char *v, siz
 	return cake_peer_counter(c, key, klen, v, vlen);
 }
 
+/* By key, then by place in the reply (the array's order). */
+static int by_key_cmp(const void *a, const void *b)
+{
+	const struct wg_uapi_reply_cake_peer *pa = *(const struct wg_uapi_reply_cake_peer *const *)a;
+	const struct wg_uapi_reply_cake_peer *pb = *(const struct wg_uapi_reply_cake_peer *const *)b;
+	int c = memcmp(pa->public_key, pb->public_key, WG_ENCODING_KEY_LEN);
+
+	return c ? c : (pa > pb) - (pa < pb);
+}
+
+/* The index behind find_peer; without memory for it, find_peer searches the array. */
+static void index_peers(struct wg_uapi_reply_cake *cake)
+{
+	if (!cake->n_peers)
+		return;
+	cake->by_key = malloc(cake->n_peers * sizeof(*cake->by_key));
+	if (!cake->by_key)
+		return;
+	for (size_t i = 0; i < cake->n_peers; i++)
+		cake->by_key[i] = &cake->peers[i];
+	qsort(cake->by_key, cake->n_peers, sizeof(*cake->by_key), by_key_cmp);
+}
+
 int wg_uapi_reply_cake_parse(const char *text, size_t len, struct wg_uapi_reply_cake *out)
 {
 	struct cake_ctx c = {.cake = out};
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	return walk_reply(text, len, cake_line, &c);
+	ret = walk_reply(text, len, cake_line, &c);
+	if (!ret)
+		index_peers(out);
+	return ret;
 }
 
 static void qdisc_free(struct wg_uapi_reply_cake_qdisc *q)
@@ -320,6 +346,7 @@ void wg_uapi_reply_cake_free(struct wg_uapi_reply_cake *cake)
 	qdisc_free(&cake->egress);
 	qdisc_free(&cake->ingress);
 	free(cake->peers);
+	free(cake->by_key);
 	memset(cake, 0, sizeof(*cake));
 }
 
@@ -344,11 +371,26 @@ wg_uapi_reply_cake_find_peer(const struct wg_uapi_reply_cake *cake,
 			     const uint8_t public_key[static WG_ENCODING_KEY_LEN])
 {
 	const struct wg_uapi_reply_cake_peer *found = NULL;
+	size_t lo = 0, hi = cake->n_peers;
 
-	for (size_t i = 0; i < cake->n_peers; i++) {
-		if (cw_ct_equal(cake->peers[i].public_key, public_key, WG_ENCODING_KEY_LEN))
-			found = &cake->peers[i];
+	if (!cake->by_key) {
+		for (size_t i = 0; i < cake->n_peers; i++) {
+			if (!memcmp(cake->peers[i].public_key, public_key, WG_ENCODING_KEY_LEN))
+				found = &cake->peers[i];
+		}
+		return found;
 	}
+	/* The first entry with a greater key; the one before it is the last equal one. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (memcmp(cake->by_key[mid]->public_key, public_key, WG_ENCODING_KEY_LEN) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && !memcmp(cake->by_key[lo - 1]->public_key, public_key, WG_ENCODING_KEY_LEN))
+		found = cake->by_key[lo - 1];
 	return found;
 }
 

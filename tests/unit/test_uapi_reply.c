@@ -599,6 +599,45 @@ Test(uapi_reply, cake_many_peers_grow)
 	wg_devconf_buf_wipe(&b);
 }
 
+/* 20,000 peers, one in ten a repeat of an earlier key: each key finds its last record,
+ * as a search of the whole array would; a key not in the reply finds nothing. */
+Test(uapi_reply, cake_find_peer_among_many)
+{
+	enum { N = 20000 };
+	struct wg_devconf_buf b = {0};
+	struct wg_uapi_reply_cake r;
+	static unsigned int key_of[N]; /* record i carries key number key_of[i] */
+	uint8_t key[WG_ENCODING_KEY_LEN] = {0};
+
+	for (unsigned int i = 0; i < N; i++) {
+		/* 2654435761: a multiplier that scatters the keys' order */
+		key_of[i] = i % 10 == 9 ? key_of[i / 2] : i;
+		wg_devconf_buf_printf(&b, "public_key=%056x%08x\nroams=%u\n", 0u,
+				      key_of[i] * 2654435761u, i);
+	}
+	wg_devconf_buf_printf(&b, "errno=0\n\n");
+	cake_ok(b.data, &r);
+	cr_assert_eq(r.n_peers, N);
+	for (unsigned int i = 0; i < N; i++) {
+		const struct wg_uapi_reply_cake_peer *p = wg_uapi_reply_cake_find_peer(&r,
+										   r.peers[i].public_key);
+		unsigned int last = i;
+
+		for (unsigned int j = i + 1; j < N && i % 97 == 0; j++) /* the brute force, sampled */
+			if (key_of[j] == key_of[i])
+				last = j;
+		cr_assert_not_null(p);
+		cr_assert(!memcmp(p->public_key, r.peers[i].public_key, sizeof(key)));
+		cr_assert_geq(p->counters.v[WG_PEER_COUNTER_ROAMS], i, "no earlier record");
+		if (i % 97 == 0)
+			cr_assert_eq(p->counters.v[WG_PEER_COUNTER_ROAMS], last, "record %u", i);
+	}
+	key[31] = 1; /* only key number 244002641 would end in 00000001 */
+	cr_assert_null(wg_uapi_reply_cake_find_peer(&r, key));
+	wg_uapi_reply_cake_free(&r);
+	wg_devconf_buf_wipe(&b);
+}
+
 /* ---- JSON ---- */
 
 Test(uapi_reply, json_object_validity)
