@@ -15,7 +15,7 @@ int wg_caps_get(struct wg_caps *out)
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {0};
 
 	if (syscall(SYS_capget, &hdr, data))
-		return -errno;
+		return errno ? -errno : -EPERM;
 	out->effective = data[0].effective | (uint64_t)data[1].effective << WORD_BITS;
 	out->permitted = data[0].permitted | (uint64_t)data[1].permitted << WORD_BITS;
 	out->inheritable = data[0].inheritable | (uint64_t)data[1].inheritable << WORD_BITS;
@@ -37,7 +37,7 @@ int wg_caps_set(const struct wg_caps *caps)
 
 bool wg_caps_effective_has(int cap)
 {
-	struct wg_caps c;
+	struct wg_caps c = {0};
 
 	return !wg_caps_get(&c) && (c.effective & WG_CAP_BIT(cap));
 }

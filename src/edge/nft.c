@@ -52,9 +52,9 @@ static int open_socket(struct mnl_socket **out)
 	int ret;
 
 	if (!sk)
-		return -errno;
+		return errno ? -errno : -EIO;
 	if (mnl_socket_bind(sk, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
+		ret = errno ? -errno : -EIO;
 		mnl_socket_close(sk);
 		return ret;
 	}
@@ -113,7 +113,7 @@ static int table_cb(const struct nlmsghdr *nlh, void *data)
 int wg_nft_find(const char *ifname, unsigned int *present)
 {
 	char buf[MSG_BYTES];
-	struct mnl_socket *sk;
+	struct mnl_socket *sk = NULL;
 	struct nlmsghdr *nlh;
 	struct find f = {0};
 	int ret = open_socket(&sk);
@@ -189,7 +189,7 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 int wg_nft_fwmark(const char *ifname, unsigned int present, uint32_t *fwmark)
 {
 	char names[WG_FW_FAMILIES][WG_FW_TABLE_NAME_SIZE], buf[MSG_BYTES];
-	struct mnl_socket *sk;
+	struct mnl_socket *sk = NULL;
 	int ret;
 
 	wg_fwrules_table_names(ifname, names);
