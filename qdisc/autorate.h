@@ -35,6 +35,7 @@ struct cake_autorate_config {
 	uint64_t start_rate;	   /* 0: the geometric middle of [min, max] */
 	uint32_t target_us;	   /* 0: CAKE_AUTORATE_TARGET_US */
 	uint32_t mtu_bytes;	   /* 0: CAKE_AUTORATE_MTU_BYTES */
+	bool ingress;		   /* shapes arrivals: the senders are remote (see .c) */
 };
 
 /* Why the rate last changed. */
@@ -84,6 +85,7 @@ struct cake_autorate {
 	uint64_t rate;
 	uint64_t capacity;	/* delivered rate while bloated */
 	uint64_t bloat_rate;	/* the rate when the last bloat began: probing slows near it */
+	uint64_t drain_end_ns;	/* a cut's drain ends then, 0: none (see .c) */
 	uint64_t mark_ns;	/* the last cut, or the delay's last fall by T/2 since */
 	uint32_t mark_us, floor_us; /* the delay then, and the lowest since the cut */
 	uint32_t path_us;	/* a rise of the path's delay taken as baseline (see .c) */

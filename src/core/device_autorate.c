@@ -20,6 +20,7 @@ static int controller_new(const struct cake_options *o, uint64_t start, uint64_t
 		.max_rate = o->autorate_max,
 		.start_rate = start,
 		.target_us = o->autorate_target_us,
+		.ingress = o->ingress,
 	};
 	struct wg_autorate *ar = calloc(1, sizeof(*ar));
 

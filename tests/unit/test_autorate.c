@@ -243,3 +243,73 @@ Test(autorate, path_reset_forgets_the_delay_baseline)
 	cake_autorate_get(&b, &st);
 	cr_assert_lt(st.rate, rate, "the same ticks without the reset cut");
 }
+
+/*
+ * An upload's cut drains the queue it estimates: d plus what piled up since at S - C
+ * (here S = C, so 30 ms), at C x (1 - k), k = 30 ms / 200 ms, for 30 ms / k = 200 ms;
+ * then back to 0.92 x C while the delay signal, which rides on ACKs out of that queue,
+ * still lags above the target.
+ */
+Test(autorate, an_upload_cut_drains_the_estimated_queue_then_returns)
+{
+	struct cake_autorate a = make(1, 100, 4);
+	struct cake_autorate_status st;
+	uint64_t cut, k = 30 * 1024 / 200, now = TICK;
+
+	tick(&a, now, 1000, false, 4, 4);
+	cut = tick(&a, now += TICK, 30000, false, 4, 4);
+	cr_assert_eq(cut, MBIT(4) * (1024 - k) / 1024, "%lu", (unsigned long)cut);
+	for (int i = 0; i < 4; i++) /* 200 ms: the lagging signal does not cut again */
+		cr_assert_eq(tick(&a, now += TICK, 25000, false, 3.4, 4), cut, "tick %d", i);
+	cr_assert_eq(tick(&a, now += TICK, 25000, false, 3.4, 4), MBIT(4) * 942 / 1024);
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.reason, CAKE_AUTORATE_SETTLE);
+	cr_assert_eq(tick(&a, now += TICK, 20000, false, 3.7, 4), MBIT(4) * 942 / 1024,
+		     "still no cut while the queue falls");
+}
+
+/*
+ * Ingress: the senders are remote and see only CAKE's drops, so the cut stays in
+ * proportion to the excess (x 0.95 at most here) and waits for the delay to fall.
+ */
+Test(autorate, an_ingress_cut_stays_proportional)
+{
+	struct cake_autorate a;
+	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
+					 .start_rate = MBIT(4), .ingress = true};
+	uint64_t cut, now = TICK;
+
+	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
+	tick(&a, now, 1000, false, 4, 4);
+	cut = tick(&a, now += TICK, 30000, false, 4, 4);
+	cr_assert_eq(cut, MBIT(4) * 973 / 1024, "%lu", (unsigned long)cut);
+	for (int i = 0; i < 6; i++)
+		cr_assert_eq(tick(&a, now += TICK, 25000, false, 3.8, 4), cut, "tick %d", i);
+}
+
+/*
+ * After a dip the capacity may come back: far below the rate that last bloated, with no
+ * queue at all, each such tick climbs faster than 1/16 (from 4 to 30 Mbit/s: 34 ticks
+ * at 1/16), yet never past that rate.
+ */
+Test(autorate, far_below_the_last_bloat_the_climb_speeds_up)
+{
+	struct cake_autorate a = make(1, 100, 40);
+	uint64_t now = TICK, r, prev, bloat = MBIT(40);
+	int ticks = 0;
+
+	tick(&a, now, 1000, false, 40, 40);
+	tick(&a, now += TICK, 300000, false, 40, 4);
+	r = tick(&a, now += TICK, 300000, false, 40, 4);
+	cr_assert_lt(r, MBIT(4));
+	r = tick(&a, now += TICK, 1000, false, 2, 4); /* drained */
+	while (r < MBIT(30) && ticks < 100) {
+		double m = (double)r * 8 / 1e6;
+
+		prev = r;
+		r = tick(&a, now += TICK, 500, false, m, m);
+		cr_assert_lt(r, bloat, "from %lu", (unsigned long)prev);
+		ticks++;
+	}
+	cr_assert_lt(ticks, 25, "%d ticks", ticks);
+}

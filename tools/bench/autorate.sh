@@ -209,7 +209,7 @@ play_trace() {
 		link_set "$up" "$down" "$rtt"
 		if [ -n "$oracle" ]; then
 			"$CAKEWG" set "$oracle" cake bandwidth "$(pct "$up" $ORACLE_PCT)kbit" \
-				ingress bandwidth "$(pct "$down" $ORACLE_PCT)kbit" ||
+				cake-ingress bandwidth "$(pct "$down" $ORACLE_PCT)kbit" ||
 				echo "oracle: cakewg set failed at $up/$down kbit" >&2
 		fi
 		echo "$EPOCHREALTIME $up $down $rtt" >>"$log"

@@ -396,7 +396,8 @@ static int setup_dir(struct cake_link *s, enum cake_link_dir d)
 		struct cake_autorate_config c = { .min_rate = o->autorate_min,
 						  .max_rate = o->autorate_max,
 						  .start_rate = o->rate_bytes_per_sec,
-						  .target_us = o->autorate_target_us };
+						  .target_us = o->autorate_target_us,
+						  .ingress = o->ingress };
 
 		if (cake_autorate_init(&s->ar[d], &c, s->now))
 			return -EINVAL;
