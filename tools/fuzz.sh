@@ -6,8 +6,9 @@
 # the committed seeds in tests/fuzz/corpus/<target> are only read. Crashes are kept as
 # build-fuzz/corpus/<target>/crash-* and make the script fail.
 #
-# tools/fuzz.sh --all SECONDS [--jobs N] [--report FILE]: a campaign, every target for
-# SECONDS, N at a time (default 1), each from a fresh scratch corpus and a random seed.
+# tools/fuzz.sh --all SECONDS [--jobs N] [--targets T,T...] [--report FILE]: a campaign,
+# every target (or those named) for SECONDS, N at a time (default 1), each from a fresh
+# scratch corpus and a random seed.
 # It writes a
 # report (doc/fuzz/YYYY-MM-DD-campaign.md unless FILE is given): the command, the commit,
 # and per target the executions, exec/s, coverage (libFuzzer's cov: edges and ft:
@@ -20,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-	echo "usage: tools/fuzz.sh [SECONDS] [TARGET...] | --all SECONDS [--jobs N] [--report FILE]" >&2
+	echo "usage: tools/fuzz.sh [SECONDS] [TARGET...] | --all SECONDS [--jobs N] [--targets T,...] [--report FILE]" >&2
 	exit 2
 }
 
@@ -93,7 +94,7 @@ fuzz_one() {
 }
 
 campaign() {
-	local secs=$1 jobs=$2 report=$3 t commit failed=0 running=0
+	local secs=$1 jobs=$2 report=$3 t commit failed=0 running=0 targets
 	[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -gt 0 ] || usage
 	[[ $jobs =~ ^[0-9]+$ ]] && [ "$jobs" -gt 0 ] || usage
 	build
@@ -101,7 +102,11 @@ campaign() {
 	git diff --quiet HEAD -- . ':!tests/fuzz/corpus' || commit="$commit (with local changes)"
 	mkdir -p "$(dirname "$report")" build-fuzz/campaign
 	rm -f build-fuzz/campaign/*.row
-	for t in $(all_targets); do
+	targets=${CAMPAIGN_TARGETS:-$(all_targets)}
+	for t in $targets; do
+		[ -f "tests/fuzz/$t.c" ] || { echo "tools/fuzz.sh: no target $t" >&2; exit 2; }
+	done
+	for t in $targets; do
 		if [ "$running" -ge "$jobs" ]; then
 			wait -n || failed=1
 			running=$((running - 1))
@@ -129,7 +134,7 @@ campaign() {
 		echo
 		echo "| target | executions | exec/s | cov | ft | corpus before | corpus after | crashes | seconds | seed |"
 		echo "|---|---|---|---|---|---|---|---|---|---|"
-		for t in $(all_targets); do
+		for t in $targets; do
 			cat "build-fuzz/campaign/$t.row" 2>/dev/null || echo "| $t | (no result) |||||||||"
 		done
 	} >"$report"
@@ -145,6 +150,7 @@ if [ "${1:-}" = --all ]; then
 		case $1 in
 		--jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
 		--report) [ $# -ge 2 ] || usage; report=$2; shift 2 ;;
+		--targets) [ $# -ge 2 ] || usage; CAMPAIGN_TARGETS=${2//,/ }; shift 2 ;;
 		*) usage ;;
 		esac
 	done
