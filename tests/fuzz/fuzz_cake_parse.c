@@ -87,6 +87,7 @@ static void print_snapshot(const uint8_t *data, size_t size)
 	o.peer_isolation = data[0] & 64;
 	o.autorate = data[0] & 128;
 	st.has_autorate = data[1] & 1;
+	st.autorate.delay_from_rtt = data[1] & 2;
 	cake_out_init(&out, text, sizeof(text));
 	(void)!cake_print_qdisc(&out, &o, &st);
 	cake_out_init(&out, text, sizeof(text));
