@@ -20,16 +20,10 @@
 #    peer sent to, answers for an address on another interface, follows a preferred route;
 #  - a ~34 KB tunnel MTU over IPv4 and IPv6 underlays.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib-cake.sh"
 require_root wg python3 iperf3 nft
 
 pub() { cat "$TMP/$1.pub"; }
-# daemon_pid NS IF: the cakewg daemon's pid (not its socket janitor's: the same command line).
-daemon_pid() {
-	local p
-	for p in $(n "$1" pgrep -f -- "-f $2"); do
-		if [ "$(cat "/proc/$p/comm")" = cakewg ]; then echo "$p"; fi
-	done
-}
 transfer() { n "$1" wg show "${P}w$1" transfer | cut -f2-; } # "RX TX" of the only peer
 endpoint_of() { n "$1" wg show "$2" endpoints | awk -v k="$3" '$1 == k { print $2 }'; }
 
@@ -158,7 +152,7 @@ teardown_pair
 log "== a tunnel routed into itself is damped"
 pair cakewg cakewg 4
 ping_ok a 198.19.0.2 1 || die "ping"
-pid=$(daemon_pid a "${P}wa")
+pid=$(cakewg_pid a "${P}wa")
 n a wg set "${P}wa" peer "$(pub b)" endpoint 198.19.0.2:7
 read -r _ before <<<"$(transfer a)"
 if n a ping -q -c 10 -f -W 1 198.19.0.2 >/dev/null 2>&1; then die "pings went through a loop"; fi
@@ -438,7 +432,7 @@ teardown_pair
 log "== deleting the tunnel device ends the daemon and removes its socket"
 mkns a
 start_cakewg a "${P}wa"
-pid=$(daemon_pid a "${P}wa")
+pid=$(cakewg_pid a "${P}wa")
 n a ip link del "${P}wa"
 wait_for 3 sh -c "! kill -0 $pid" || die "the daemon outlived its device"
 [ ! -e "/var/run/wireguard/${P}wa.sock" ] || die "the UAPI socket was left behind"

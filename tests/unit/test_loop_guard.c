@@ -8,24 +8,21 @@
 
 enum { PORT = 51820, PEER_PORT = 7 };
 
-static struct wg_endpoint ep4(void)
+/* The peer's endpoint, 198.19.0.2 or fd00:19::2, port PEER_PORT. */
+static struct wg_endpoint ep(int family)
 {
-	struct wg_endpoint ep = {0};
+	struct wg_endpoint e = {0};
 
-	ep.remote.addr4.sin_family = AF_INET;
-	ep.remote.addr4.sin_port = htons(PEER_PORT);
-	inet_pton(AF_INET, "198.19.0.2", &ep.remote.addr4.sin_addr);
-	return ep;
-}
-
-static struct wg_endpoint ep6(void)
-{
-	struct wg_endpoint ep = {0};
-
-	ep.remote.addr6.sin6_family = AF_INET6;
-	ep.remote.addr6.sin6_port = htons(PEER_PORT);
-	inet_pton(AF_INET6, "fd00:19::2", &ep.remote.addr6.sin6_addr);
-	return ep;
+	if (family == AF_INET) {
+		e.remote.addr4.sin_family = AF_INET;
+		e.remote.addr4.sin_port = htons(PEER_PORT);
+		inet_pton(AF_INET, "198.19.0.2", &e.remote.addr4.sin_addr);
+	} else {
+		e.remote.addr6.sin6_family = AF_INET6;
+		e.remote.addr6.sin6_port = htons(PEER_PORT);
+		inet_pton(AF_INET6, "fd00:19::2", &e.remote.addr6.sin6_addr);
+	}
+	return e;
 }
 
 /* A UDP datagram from us (sport) to the endpoint's address (dst) and dport. */
@@ -48,7 +45,7 @@ static size_t udp(uint8_t *buf, uint8_t family, uint16_t sport, uint16_t dport, 
 Test(loop_guard, own_datagram_v4_and_v6)
 {
 	uint8_t b[2048];
-	struct wg_endpoint e4 = ep4(), e6 = ep6();
+	struct wg_endpoint e4 = ep(AF_INET), e6 = ep(AF_INET6);
 	size_t n = udp(b, 4, PORT, PEER_PORT, PB_PROTO_UDP);
 
 	cr_assert(wg_loop_is_own_datagram(b, n, PORT, &e4));
@@ -61,7 +58,7 @@ Test(loop_guard, own_datagram_v4_and_v6)
 Test(loop_guard, other_traffic_is_not)
 {
 	uint8_t b[2048];
-	struct wg_endpoint e = ep4();
+	struct wg_endpoint e = ep(AF_INET);
 	size_t n;
 
 	n = udp(b, 4, PORT + 1, PEER_PORT, PB_PROTO_UDP);
@@ -79,14 +76,14 @@ Test(loop_guard, other_traffic_is_not)
 Test(loop_guard, truncated_or_fragmented_is_not)
 {
 	uint8_t b[2048];
-	struct wg_endpoint e = ep4();
+	struct wg_endpoint e = ep(AF_INET);
 	size_t n = udp(b, 4, PORT, PEER_PORT, PB_PROTO_UDP);
 
 	for (size_t len = 0; len < PB_IPV4_HDR + PB_UDP_HDR; len++)
 		cr_assert_not(wg_loop_is_own_datagram(b, len, PORT, &e), "%zu bytes", len);
 	pb_put16(b + 6, PB_IPV4_MF | 1); /* a later fragment: its ports are payload */
 	cr_assert_not(wg_loop_is_own_datagram(b, n, PORT, &e));
-	e = ep6();
+	e = ep(AF_INET6);
 	n = udp(b, 6, PORT, PEER_PORT, PB_PROTO_UDP);
 	for (size_t len = 0; len < PB_IPV6_HDR + PB_UDP_HDR; len++)
 		cr_assert_not(wg_loop_is_own_datagram(b, len, PORT, &e), "%zu bytes", len);
