@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its rates and ping delays are the assertions.
 # Autorate end to end (issue 13): a client cakewg with `Cake = bandwidth 20mbit autorate
 # 2mbit 80mbit` uploads with 4 cubic TCP flows through a router whose tbf (one burst of
 # 16000 bytes throughout, a bloated FIFO of 250 ms at the peak rate) runs at 30 Mbit/s,

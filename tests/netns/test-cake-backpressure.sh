@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its ping p99 and the tbf backlog are the assertions.
 # Socket backpressure (issue 5's acceptance tests, part 3): "a UDP flood through the
 # tunnel while the underlay socket is the bottleneck produces zero underlay send drops
 # and memory stays within memlimit". The bottleneck is local: a tbf at 20 Mbit/s on A's

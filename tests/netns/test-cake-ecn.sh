@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its goodput and marks depend on the shaper running on time.
 # ECN through cakewg (issue 5's acceptance tests, part 2): "an ECT flow is marked (not
 # dropped) and the mark survives decapsulation at a wireguard-go peer".
 #  1. cakewg shapes at 5 Mbit/s; a cubic TCP upload that negotiated ECN (tcp_ecn=1 on

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its floods fill CAKE at a rate the shaper sets, and it reads RSS.
 # Truthful memory (issue 15, part 3): CAKE's memlimit is charged the buffers that hold
 # its packets (their truesize), so the daemon's resident memory under a flood stays
 # within memlimit plus a fixed overhead, however small the packets or however empty the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its shares of the link between peers are the assertions.
 # Peer isolation, cakewg's extension (issue 5's acceptance tests, part 5): with
 # `Cake = bandwidth 20mbit peer-isolate` on a server with two peers, client 1 downloading
 # with 1 TCP flow and client 2 with 8 get about half each (each 35-65 % of the total),

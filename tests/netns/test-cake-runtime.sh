@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its goodput per phase is the assertion.
 # Runtime reconfiguration (issue 5's acceptance tests, part 4): "runtime `cakewg set ...
 # cake` changes the shaper mid-transfer". One cubic TCP upload of 15 s through a cakewg
 # that shapes at 10 Mbit/s, then (`cakewg set <if> cake bandwidth 30mbit` at 5 s) at

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its ping delays during reconfiguration are the assertions.
 # Configuration off the datapath (issue #15): while `wg addconf` adds CAKEWG_CONF_PEERS
 # peers (5000 here; the report measured 20000) to A, a ping through the tunnel every
 # 10 ms keeps its p99 under CAKEWG_CONF_MAX_P99_MS (20 ms; plus the p99 of the pings

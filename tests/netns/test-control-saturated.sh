@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its latencies while the data path is saturated are the assertions.
 # Control messages are never lost to a full socket (issue 15, part 3). A's underlay
 # socket is saturated the whole time: a tbf at 20 Mbit/s on A's veth, CAKE `unlimited`
 # (so the socket's backpressure holds the queue in CAKE) and a UDP flood through the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as its UDP loss bound needs the daemon to keep up.
 # Every datagram a standard peer sends is accepted, whatever our MTU (issue 15, part 3),
 # and a later MTU change reaches both CAKE instances.
 #  - mismatched MTUs, both ways: cakewg at 1280 against wireguard-go at 1420, and cakewg

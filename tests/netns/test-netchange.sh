@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest: runs alone, as the gap it measures after a route change is the assertion.
 # A network change under the tunnel (src/edge/netwatch.c): the client has two uplinks
 # into a router, the default route moves from one to the other (the first loses its way
 # out and its default route a worse metric, as with Wi-Fi gone bad and LTE taking over),
