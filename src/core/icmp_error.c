@@ -99,53 +99,61 @@ static uint16_t put_icmp(uint8_t *icmp, uint8_t type, uint8_t code, const uint8_
 	return cake_csum_partial(icmp, WG_ICMP_ERROR_HDR_BYTES + quote, 0);
 }
 
-static size_t build_v4(const uint8_t *pkt, uint32_t ip_len, const struct wg_ipaddr *src,
-		       uint8_t *out)
-{
-	size_t quote = WG_ICMP_ERROR_MAX_V4 - CAKE_IPV4_HDR_BYTES - WG_ICMP_ERROR_HDR_BYTES;
-	uint8_t *icmp = out + CAKE_IPV4_HDR_BYTES;
-	size_t total;
-	uint16_t sum;
+/* Where the two families differ. */
+struct family {
+	size_t hdr_bytes, max_bytes, src_offset, dst_offset, addr_bytes;
+	uint8_t type, code;
+};
 
-	quote = ip_len < quote ? ip_len : quote;
-	total = CAKE_IPV4_HDR_BYTES + WG_ICMP_ERROR_HDR_BYTES + quote;
-	memset(out, 0, CAKE_IPV4_HDR_BYTES); /* ID 0: the kernel picks one; no DF */
+static const struct family ipv4 = {CAKE_IPV4_HDR_BYTES, WG_ICMP_ERROR_MAX_V4, WG_IPV4_SRC_OFFSET,
+				   WG_IPV4_DST_OFFSET, WG_IPADDR_V4_LEN, WG_ICMP_DEST_UNREACH,
+				   WG_ICMP_HOST_UNREACH};
+static const struct family ipv6 = {CAKE_IPV6_HDR_BYTES, WG_ICMP_ERROR_MAX_V6, WG_IPV6_SRC_OFFSET,
+				   WG_IPV6_DST_OFFSET, WG_IPADDR_V6_LEN, WG_ICMPV6_DEST_UNREACH,
+				   WG_ICMPV6_ADDR_UNREACH};
+
+/* The IPv4 header: ID 0 (the kernel picks one), no DF; its checksum. */
+static void ipv4_header(uint8_t *out, const uint8_t *pkt, size_t total)
+{
 	out[0] = IPV4_VERSION_IHL5;
 	out[1] = (uint8_t)(WG_ICMP_ERROR_TOS | (pkt[1] & IPV4_TOS_MASK));
 	cake_put_be16(out + IPV4_TOTLEN_OFFSET, (uint16_t)total);
 	out[IPV4_TTL_OFFSET] = WG_ICMP_ERROR_TTL;
 	out[IPV4_PROTO_OFFSET] = CAKE_IPPROTO_ICMP;
-	memcpy(out + WG_IPV4_SRC_OFFSET, src->bytes, WG_IPADDR_V4_LEN);
-	memcpy(out + WG_IPV4_DST_OFFSET, pkt + WG_IPV4_SRC_OFFSET, WG_IPADDR_V4_LEN);
 	cake_csum_ipv4_header_set(out, CAKE_IPV4_HDR_BYTES);
-	sum = put_icmp(icmp, WG_ICMP_DEST_UNREACH, WG_ICMP_HOST_UNREACH, pkt, quote);
-	cake_put_be16(icmp + ICMP_CHECK_OFFSET, cake_csum_finish(sum));
-	return total;
 }
 
-static size_t build_v6(const uint8_t *pkt, uint32_t ip_len, const struct wg_ipaddr *src,
-		       uint8_t *out)
+/* The IPv6 header (traffic class and flow label 0); the pseudo-header's sum. */
+static uint16_t ipv6_header(uint8_t *out, uint32_t l4_len)
 {
-	size_t quote = WG_ICMP_ERROR_MAX_V6 - CAKE_IPV6_HDR_BYTES - WG_ICMP_ERROR_HDR_BYTES;
-	uint8_t *icmp = out + CAKE_IPV6_HDR_BYTES;
+	out[0] = IPV6_VERSION;
+	cake_put_be16(out + IPV6_PLEN_OFFSET, (uint16_t)l4_len);
+	out[IPV6_NEXTHDR_OFFSET] = CAKE_IPPROTO_ICMPV6;
+	out[IPV6_HOPLIMIT_OFFSET] = WG_ICMP_ERROR_TTL;
+	return cake_csum_pseudo_v6(out + WG_IPV6_SRC_OFFSET, out + WG_IPV6_DST_OFFSET,
+				   CAKE_IPPROTO_ICMPV6, l4_len);
+}
+
+static size_t build(const uint8_t *pkt, uint32_t ip_len, const struct wg_ipaddr *src,
+		    const struct family *f, uint8_t *out)
+{
+	size_t quote = f->max_bytes - f->hdr_bytes - WG_ICMP_ERROR_HDR_BYTES;
+	uint8_t *icmp = out + f->hdr_bytes;
 	uint32_t l4_len;
 	uint16_t sum;
 
 	quote = ip_len < quote ? ip_len : quote;
 	l4_len = (uint32_t)(WG_ICMP_ERROR_HDR_BYTES + quote);
-	memset(out, 0, CAKE_IPV6_HDR_BYTES); /* traffic class and flow label 0 */
-	out[0] = IPV6_VERSION;
-	cake_put_be16(out + IPV6_PLEN_OFFSET, (uint16_t)l4_len);
-	out[IPV6_NEXTHDR_OFFSET] = CAKE_IPPROTO_ICMPV6;
-	out[IPV6_HOPLIMIT_OFFSET] = WG_ICMP_ERROR_TTL;
-	memcpy(out + WG_IPV6_SRC_OFFSET, src->bytes, WG_IPADDR_V6_LEN);
-	memcpy(out + WG_IPV6_DST_OFFSET, pkt + WG_IPV6_SRC_OFFSET, WG_IPADDR_V6_LEN);
-	sum = put_icmp(icmp, WG_ICMPV6_DEST_UNREACH, WG_ICMPV6_ADDR_UNREACH, pkt, quote);
-	sum = cake_csum_add(sum, cake_csum_pseudo_v6(out + WG_IPV6_SRC_OFFSET,
-						     out + WG_IPV6_DST_OFFSET, CAKE_IPPROTO_ICMPV6,
-						     l4_len));
+	memset(out, 0, f->hdr_bytes);
+	memcpy(out + f->src_offset, src->bytes, f->addr_bytes);
+	memcpy(out + f->dst_offset, pkt + f->src_offset, f->addr_bytes); /* back to the sender */
+	sum = put_icmp(icmp, f->type, f->code, pkt, quote);
+	if (f == &ipv6)
+		sum = cake_csum_add(sum, ipv6_header(out, l4_len));
+	else
+		ipv4_header(out, pkt, f->hdr_bytes + l4_len);
 	cake_put_be16(icmp + ICMP_CHECK_OFFSET, cake_csum_finish(sum));
-	return CAKE_IPV6_HDR_BYTES + l4_len;
+	return f->hdr_bytes + l4_len;
 }
 
 enum wg_icmp_error_verdict wg_icmp_error_check(const uint8_t *pkt, size_t len)
@@ -167,7 +175,6 @@ enum wg_icmp_error_verdict wg_icmp_error_build(const uint8_t *pkt, size_t len,
 		return v;
 	if (src->family != (h.family == 6 ? AF_INET6 : AF_INET))
 		return WG_ICMP_ERROR_REFUSED;
-	*out_len = h.family == 6 ? build_v6(pkt, h.ip_len, src, out)
-				 : build_v4(pkt, h.ip_len, src, out);
+	*out_len = build(pkt, h.ip_len, src, h.family == 6 ? &ipv6 : &ipv4, out);
 	return WG_ICMP_ERROR_BUILT;
 }
