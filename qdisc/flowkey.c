@@ -14,6 +14,7 @@ enum {
 	IPV4_ADDR_BYTES = 4,
 	IPV6_ADDR_BYTES = 16,
 	IPV4_FRAG_MASK = 0x3fff, /* MF flag and fragment offset */
+	IPV4_FRAG_OFFSET_MASK = 0x1fff,
 	IPV6_FRAG_HDR_BYTES = 8,
 	IPV6_FRAG_OFFSET_MASK = 0xfff8,
 	IPV6_FRAG_MORE = 0x0001,
@@ -90,6 +91,7 @@ static enum cake_flowkey_verdict ipv4_hdrs(const uint8_t *d, uint32_t len,
 	h->ip_len = tot;
 	if (cake_get_be16(d + 6) & IPV4_FRAG_MASK) {
 		h->fragment = true;
+		h->later_fragment = (cake_get_be16(d + 6) & IPV4_FRAG_OFFSET_MASK) != 0;
 		return CAKE_FLOWKEY_OK;
 	}
 	return l4_hdr(d, ihl, tot, h);
@@ -134,6 +136,7 @@ static enum cake_flowkey_verdict ipv6_walk(const uint8_t *d, uint32_t end,
 			/* An atomic fragment (offset 0, M clear) is no fragment: RFC 6946. */
 			if (cake_get_be16(d + off + 2) & (IPV6_FRAG_OFFSET_MASK | IPV6_FRAG_MORE))
 				h->fragment = true;
+			h->later_fragment = (cake_get_be16(d + off + 2) & IPV6_FRAG_OFFSET_MASK) != 0;
 			break;
 		default:
 			h->proto = nh;

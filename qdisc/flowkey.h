@@ -65,6 +65,7 @@ struct cake_flowkey_hdrs {
 	uint8_t proto;	    /* last next-header / protocol value reached */
 	uint8_t tos;	    /* DS field: DSCP << 2 | ECN */
 	bool fragment;	    /* see the header comment */
+	bool later_fragment; /* a fragment other than the first (offset not 0) */
 	bool has_ports;	    /* sport/dport valid */
 	uint16_t l3_len;    /* bytes of IP header, options and extension headers */
 	uint16_t l4_offset; /* TCP/UDP header offset, 0 unless TCP or UDP was parsed */

@@ -85,6 +85,10 @@
 	  ITEM, "control messages", "", " waited for the socket")                                  \
 	X(UNDERLAY_CTL_DROPPED, "underlay_ctl_dropped", "underlay_ctl_dropped", PACKETS, DATAPATH, \
 	  ATTACH, NULL, ", ", " dropped")                                                          \
+	/* ICMP and ICMPv6 unreachable errors sent for packets no peer holds                       \
+	 * (src/core/device_icmp.h) */                                                             \
+	X(TX_ICMP_UNREACH, "tx_icmp_unreach", "tx_icmp_unreach", PACKETS, DATAPATH, ITEM,          \
+	  "icmp unreachable", "", " sent")                                                         \
 	/* the socket held its byte limit and CAKE waited; of those stalls, the ones that ended    \
 	 * with the socket empty; learnt limits grown back; ENOBUFS from a qdisc below */          \
 	X(BACKPRESSURE_STALLS, "backpressure_stalls", "backpressure_stalls", EVENTS, BACKPRESSURE, \

@@ -29,6 +29,7 @@
 #include "src/core/device_autorate.h"
 #include "src/core/devconf.h"
 #include "src/core/egress.h"
+#include "src/core/icmp_ratelimit.h"
 #include "src/core/index.h"
 #include "src/core/noise.h"
 #include "src/core/offload.h"
@@ -64,6 +65,9 @@ struct wg_io_ops {
 	/* Optional: sends one ICMP echo request to dst through the tunnel (autorate's
 	 * active probe, src/core/device_autorate.h). Best effort. */
 	void (*send_probe)(void *ctx, const struct wg_ipaddr *dst);
+	/* Optional: hands an ICMP error (a whole IPv4 or IPv6 packet, len bytes; see
+	 * src/core/device_icmp.h) to the host's stack, to its destination. Best effort. */
+	void (*send_icmp)(void *ctx, const uint8_t *pkt, size_t len);
 };
 
 /* Counters of what the device dropped or refused, by reason (never silent). */
@@ -81,6 +85,7 @@ struct wg_device_stats {
 	uint64_t rx_ecn_drops;	     /* outer CE over a not-ECT inner packet (RFC 6040) */
 	uint64_t tx_routing_loop;    /* our own datagram came back through the tunnel */
 	uint64_t tx_no_peer;	     /* no allowed IP covers the destination */
+	uint64_t tx_icmp_unreach;    /* of those, answered with ICMP unreachable (not a drop) */
 	uint64_t tx_no_endpoint;     /* the peer has no endpoint yet */
 	uint64_t tx_bad_packet;	     /* not an IP packet, or larger than the MTU */
 	uint64_t tx_nomem;	     /* out of packet buffers */
@@ -123,6 +128,11 @@ struct wg_device {
 	uint64_t autorate_next_ns, autorate_probe_next_ns;
 	struct wg_ipaddr autorate_probe; /* AutorateProbe; family 0: not set */
 	uint64_t autorate_probes;	 /* probes asked of the edge */
+
+	/* ICMP errors for packets no peer holds (src/core/device_icmp.h): the source of
+	 * each family (an address of the TUN device; family 0: none), and their rate */
+	struct wg_ipaddr icmp_src4, icmp_src6;
+	struct wg_icmp_ratelimit icmp_rl;
 
 	/* Handshake load: messages seen in the current one-second window. */
 	uint64_t hs_window_start_ns;

@@ -96,6 +96,7 @@ static void device_counters(const struct wg_device *dev, const struct cake_stats
 	wg_device_counters_set(c, WG_COUNTER_RX_BAD_INNER, s->rx_bad_inner);
 	wg_device_counters_set(c, WG_COUNTER_RX_ECN_DROPS, s->rx_ecn_drops);
 	wg_device_counters_set(c, WG_COUNTER_TX_NO_PEER, s->tx_no_peer);
+	wg_device_counters_set(c, WG_COUNTER_TX_ICMP_UNREACH, s->tx_icmp_unreach);
 	wg_device_counters_set(c, WG_COUNTER_TX_ROUTING_LOOP, s->tx_routing_loop);
 	wg_device_counters_set(c, WG_COUNTER_TX_NO_ENDPOINT, s->tx_no_endpoint);
 	wg_device_counters_set(c, WG_COUNTER_TX_BAD_PACKET, s->tx_bad_packet);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "crypto/ct.h"
+#include "src/core/device_icmp.h"
 #include "src/core/loop_guard.h"
 
 static struct wg_peer *route(struct wg_device *dev, const struct wg_pkt *pkt)
@@ -117,6 +118,7 @@ void wg_device_tx(struct wg_device *dev, struct wg_pkt *pkt, uint64_t now_ns)
 	dev->now_ns = now_ns;
 	if (!peer) {
 		dev->stats.tx_no_peer++;
+		wg_device_icmp_unreach(dev, pkt->cp.data, pkt->cp.len, now_ns);
 		wg_device_pkt_put(dev, pkt);
 		return;
 	}

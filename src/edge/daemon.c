@@ -16,6 +16,7 @@
 #include "crypto/aead_key.h"
 #include "src/core/device.h"
 #include "src/edge/control.h"
+#include "src/edge/icmp_out.h"
 #include "src/edge/log.h"
 #include "src/edge/netlink.h"
 #include "src/edge/netwatch.h"
@@ -58,6 +59,7 @@ struct daemon {
 	struct wg_nl_events *nlev;
 	struct wg_netwatch netwatch; /* routes to the endpoints, and their host names */
 	struct wg_probe probe; /* autorate's ICMP echo requests through the tunnel */
+	struct wg_icmp_out icmp; /* ICMP errors for addresses no peer holds */
 	/* Buffers kept between reads, so that a read takes from the pool only what it
 	 * used: the receive batch's, and the large one a TUN read may spill into. */
 	struct wg_pkt *rx[WG_DAEMON_BATCH];
@@ -124,6 +126,13 @@ static void op_send_probe(void *ctx, const struct wg_ipaddr *dst)
 	struct daemon *d = ctx;
 
 	wg_probe_send(&d->probe, dst, d->now_ns);
+}
+
+static void op_send_icmp(void *ctx, const uint8_t *pkt, size_t len)
+{
+	struct daemon *d = ctx;
+
+	wg_icmp_out_send(&d->icmp, pkt, len);
 }
 
 /* Decrypted packets are written at the end of the batch, TCP segments coalesced. */
@@ -522,6 +531,8 @@ static int setup_io(struct daemon *d, const char *ifname, uint16_t port)
 		wg_log_err("Failed to watch the network: %s", strerror(-ret));
 		return ret;
 	}
+	wg_icmp_out_init(&d->icmp, d->ifindex);
+	wg_icmp_out_open(&d->icmp); /* raw sockets: before the privilege drop */
 	ret = wg_underlay_open(&d->udp, &d->dev, port, rebound, d);
 	if (ret) {
 		wg_log_err("Failed to open UDP sockets: %s", strerror(-ret));
@@ -560,6 +571,7 @@ static void teardown(struct daemon *d)
 	wg_control_stop(&d->ctl);
 	wg_netwatch_stop(&d->netwatch);
 	wg_probe_close(&d->probe);
+	wg_icmp_out_close(&d->icmp);
 	wg_underlay_close(&d->udp);
 	put_kept(d);
 	wg_device_deinit(&d->dev);
@@ -630,6 +642,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 		.tun_write = op_tun_write,
 		.log = wg_log_device_op,
 		.send_probe = op_send_probe,
+		.send_icmp = op_send_icmp,
 	};
 	struct wg_control_ops ctl_ops = { .now = ctl_now, .set_begin = uapi_set_begin,
 					  .set_end = uapi_set_end, .ext_get = uapi_ext_get };
@@ -644,6 +657,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	ops.ctx = ctl_ops.ctx = d;
 	d->udp.fd4 = d->udp.fd6 = -1;
 	d->tun.fd = -1;
+	wg_icmp_out_init(&d->icmp, 0);
 	wg_probe_init(&d->probe, opts->ifname, (uint16_t)getpid());
 	tick(d);
 	ret = wg_device_init(&d->dev, opts->ifname, &ops, &rng, d->now_ns);

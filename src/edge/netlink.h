@@ -171,6 +171,10 @@ struct wg_nl_snapshot {
 	size_t n_addrs, n_routes, n_rules;
 };
 
+/* The addresses of one link, both families, in the kernel's order (the primary first):
+ * *out (free() it) holds *n of them. */
+int wg_netlink_addr_dump(struct wg_nl *nl, uint32_t ifindex, struct wg_nl_addr_entry **out,
+			 size_t *n);
 /* Dumps every address, route (all tables) and rule of both families. Sorted. */
 int wg_netlink_snapshot(struct wg_nl *nl, struct wg_nl_snapshot *out);
 void wg_netlink_snapshot_free(struct wg_nl_snapshot *s);

@@ -227,6 +227,27 @@ int wg_netlink_snapshot(struct wg_nl *nl, struct wg_nl_snapshot *out)
 	return 0;
 }
 
+int wg_netlink_addr_dump(struct wg_nl *nl, uint32_t ifindex, struct wg_nl_addr_entry **out,
+			 size_t *n)
+{
+	struct vec addrs = {.size = sizeof(struct wg_nl_addr_entry)};
+	struct wg_nl_addr_entry *e;
+	int ret = dump(nl, RTM_GETADDR, sizeof(struct ifaddrmsg), addr_cb, &addrs);
+
+	*out = NULL;
+	*n = 0;
+	if (ret) {
+		free(addrs.items);
+		return ret;
+	}
+	e = addrs.items;
+	for (size_t i = 0; i < addrs.n; i++)
+		if (e[i].ifindex == ifindex)
+			e[(*n)++] = e[i];
+	*out = e;
+	return 0;
+}
+
 void wg_netlink_snapshot_free(struct wg_nl_snapshot *s)
 {
 	if (!s)

@@ -2,12 +2,14 @@
 #include "src/edge/netwatch.h"
 
 #include <errno.h>
+#include <linux/rtnetlink.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/core/device_netchange.h"
 #include "src/core/reresolve.h"
 #include "src/edge/log.h"
+#include "src/edge/tunaddr.h"
 
 enum { TEST_RERESOLVE_MAX_SECS = 86400 };
 
@@ -158,13 +160,25 @@ static void change_cb(struct ev_loop *loop, ev_timer *t, int revents)
 	arm(w, &w->change_w, wg_netchange_due_ns(&w->change), now_ns);
 }
 
+/* The ICMP errors' sources (src/edge/tunaddr.h): kept as they were when the dump fails. */
+static void tun_addresses(struct wg_netwatch *w)
+{
+	int ret = wg_tunaddr_learn(w->nl, w->own_ifindex, w->dev);
+
+	if (ret)
+		wg_log_err("Unable to read the addresses of the tunnel: %s", strerror(-ret));
+}
+
 void wg_netwatch_net_event(void *ctx, const struct wg_nl_net_event *e)
 {
 	struct wg_netwatch *w = ctx;
 	uint64_t now_ns;
 
-	if (e->ifindex && e->ifindex == w->own_ifindex)
+	if (e->ifindex && e->ifindex == w->own_ifindex) {
+		if (e->type == RTM_NEWADDR || e->type == RTM_DELADDR)
+			tun_addresses(w);
 		return;
+	}
 	now_ns = now(w);
 	wg_netchange_event(&w->change, now_ns);
 	arm(w, &w->change_w, wg_netchange_due_ns(&w->change), now_ns);
@@ -172,6 +186,7 @@ void wg_netwatch_net_event(void *ctx, const struct wg_nl_net_event *e)
 
 void wg_netwatch_events_lost(struct wg_netwatch *w)
 {
+	tun_addresses(w);
 	wg_netwatch_net_event(w, &(struct wg_nl_net_event){.ifindex = 0});
 }
 
@@ -222,6 +237,8 @@ static uint64_t period_from_env(void)
 int wg_netwatch_start(struct wg_netwatch *w, struct ev_loop *loop, struct wg_device *dev,
 		      uint32_t own_ifindex, void (*tick)(void *ctx), void *tick_ctx)
 {
+	int ret;
+
 	memset(w, 0, sizeof(*w));
 	w->loop = loop;
 	w->dev = dev;
@@ -232,7 +249,10 @@ int wg_netwatch_start(struct wg_netwatch *w, struct ev_loop *loop, struct wg_dev
 	ev_timer_init(&w->change_w, change_cb, 0., 0.);
 	ev_timer_init(&w->names_w, names_cb, 0., 0.);
 	w->change_w.data = w->names_w.data = w;
-	return wg_netlink_open(&w->nl);
+	ret = wg_netlink_open(&w->nl);
+	if (!ret)
+		tun_addresses(w);
+	return ret;
 }
 
 int wg_netwatch_run(struct wg_netwatch *w)

@@ -7,6 +7,8 @@
  *    endpoint is looked up (RTM_GETROUTE with the device's fwmark, as the sockets send),
  *    and a peer whose route moved gets src/core/device_netchange.h's treatment: sticky
  *    source forgotten, handshake at once, name due; then autorate's baselines restart;
+ *  - the tunnel's own address events: its addresses are read again, the source of the
+ *    device's ICMP errors (src/edge/tunaddr.h);
  *  - a timer runs each name's lookup when src/core/reresolve.h says, through the
  *    resolver thread (src/edge/resolver.h); answers go to the device.
  *

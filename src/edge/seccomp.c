@@ -56,7 +56,8 @@ static const struct allowed daemon_calls[] = {
 	ALLOW("write"),
 	ALLOW("writev"),
 	ALLOW("close"),
-	/* underlay UDP: batched receive and send, GSO, the socket's own errors */
+	/* underlay UDP: batched receive and send, GSO, the socket's own errors; sendto also
+	 * for the ICMP errors' raw sockets (src/edge/icmp_out.c) and netlink's requests */
 	ALLOW("recvmmsg"),
 	ALLOW("recvmsg"),
 	ALLOW("recvfrom"),

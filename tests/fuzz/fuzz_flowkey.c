@@ -4,7 +4,9 @@
  * input is one packet, copied to a buffer of exactly its size so ASan sees any read
  * past it. Whatever parses must describe a transport header inside the packet; the
  * ACK filter runs over a queue of that packet and its copies; ECN marking and
- * decapsulation must keep a valid IPv4 header checksum valid.
+ * decapsulation must keep a valid IPv4 header checksum valid. The ICMP error a packet
+ * no peer holds would get (src/core/icmp_error.h), which reads it with the dissector's
+ * walk, must stay within its size, carry valid checksums and quote the packet.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include "qdisc/csum.h"
 #include "qdisc/ecn.h"
 #include "qdisc/flowkey.h"
+#include "src/core/icmp_error.h"
 
 static const struct cake_siphash_key key = { .k = { 0x5eed, 0xf00d } };
 
@@ -49,6 +52,36 @@ static void check_ecn(uint8_t *d, size_t size)
 		__builtin_trap();
 }
 
+static void check_icmp_error(const uint8_t *d, size_t size)
+{
+	struct wg_ipaddr src = {.family = AF_INET6, .bytes = {0xfd, [15] = 1}};
+	uint8_t out[WG_ICMP_ERROR_MAX];
+	enum wg_icmp_error_verdict v;
+	size_t len, hdr;
+	uint16_t sum;
+
+	if (size && d[0] >> 4 == 4)
+		src = (struct wg_ipaddr){.family = AF_INET, .bytes = {10, 0, 0, 1}};
+	v = wg_icmp_error_build(d, size, &src, out, &len);
+	if (v != wg_icmp_error_check(d, size) || (v != WG_ICMP_ERROR_BUILT && len))
+		__builtin_trap();
+	if (v != WG_ICMP_ERROR_BUILT)
+		return;
+	hdr = src.family == AF_INET ? 20 : 40;
+	if (len > (src.family == AF_INET ? WG_ICMP_ERROR_MAX_V4 : WG_ICMP_ERROR_MAX_V6) ||
+	    len <= hdr + WG_ICMP_ERROR_HDR_BYTES || len - hdr - WG_ICMP_ERROR_HDR_BYTES > size ||
+	    memcmp(out + hdr + WG_ICMP_ERROR_HDR_BYTES, d, len - hdr - WG_ICMP_ERROR_HDR_BYTES))
+		__builtin_trap();
+	sum = cake_csum_partial(out + hdr, len - hdr, 0);
+	if (src.family == AF_INET6)
+		sum = cake_csum_add(sum, cake_csum_pseudo_v6(out + 8, out + 24, 58,
+							     (uint32_t)(len - hdr)));
+	else if (!ipv4_csum_ok(out, len))
+		__builtin_trap();
+	if (sum != 0xffff)
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cake_pkt p[3], *prev;
@@ -74,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (drop && drop != &p[0] && drop != &p[1])
 			__builtin_trap();
 	}
+	check_icmp_error(copy[1], size);
 	check_ecn(copy[0], size);
 	for (int i = 0; i < 3; i++)
 		free(copy[i]);

@@ -192,6 +192,17 @@ Test(flowkey, hash_properties)
 	cr_expect_neq(pb.src_hash, pa.src_hash);
 }
 
+/* What the header walk says of d's packet: a fragment after the first? */
+static bool later_fragment(const struct pb_pkt *d)
+{
+	uint8_t b[256];
+	size_t len = pb_build(b, sizeof(b), d);
+	struct cake_flowkey_hdrs h;
+
+	(void)cake_flowkey_dissect(b, (uint32_t)len, &h);
+	return h.later_fragment;
+}
+
 Test(flowkey, ipv4_fragments_hash_on_addresses)
 {
 	static const uint16_t frags[] = {PB_IPV4_MF, PB_IPV4_MF | 185, 185, PB_IPV4_DF | 1};
@@ -207,6 +218,7 @@ Test(flowkey, ipv4_fragments_hash_on_addresses)
 		cr_expect_eq(p.l4_offset, 0);
 		cr_expect_eq(p.flow_hash, want_flow(&d, 17, false));
 		cr_expect_eq(p.src_hash, want_host(4, d.src));
+		cr_expect_eq(later_fragment(&d), i > 0, "frag %#x", frags[i]); /* offset != 0 */
 	}
 	d.frag = PB_IPV4_DF; /* DF alone is no fragment */
 	cr_assert_eq(parse(&d, &p, &len), CAKE_FLOWKEY_OK);
@@ -273,11 +285,13 @@ Test(flowkey, ipv6_fragments)
 	cr_assert_eq(parse(&d, &p, &len), CAKE_FLOWKEY_OK);
 	cr_expect_eq(p.flags, CAKE_PKT_IPV6 | CAKE_PKT_FRAGMENT);
 	cr_expect_eq(p.flow_hash, want_flow(&d, 17, false));
+	cr_expect_not(later_fragment(&d));
 
 	d.ext_len = ext_frag(ext, 17, 100, false); /* last fragment */
 	cr_assert_eq(parse(&d, &p, &len), CAKE_FLOWKEY_OK);
 	cr_expect_eq(p.flags, CAKE_PKT_IPV6 | CAKE_PKT_FRAGMENT);
 	cr_expect_eq(p.flow_hash, want_flow(&d, 17, false));
+	cr_expect(later_fragment(&d));
 
 	d.ext_len = ext_frag(ext, 17, 0, false); /* atomic: RFC 6946, parse through */
 	cr_assert_eq(parse(&d, &p, &len), CAKE_FLOWKEY_OK);
