@@ -8,8 +8,8 @@
  * change of listen port reopens the sockets and tells the daemon through rebound().
  *
  * Trains: consecutive messages of a batch that leave the same way (endpoint, source, outer
- * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit,
- * go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
+ * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit
+ * (the whole limit while the socket is found empty at its stalls), go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
  * the device (or wherever something below needs single datagrams): the per-packet work
  * of the send path, most of what a datagram costs, is done once per train. The peer
  * receives the same datagrams, so any WireGuard peer takes them. A refused train is sent
@@ -132,6 +132,8 @@ struct wg_underlay_gate {
 	uint32_t room;	   /* bytes the round may still hand to the socket */
 	bool measured;	   /* room is from this round */
 	bool starved;	   /* a message found no room: stall after the batch went */
+	bool pushed_back;  /* the kernel refused a send this round (EAGAIN, ENOBUFS) */
+	bool drains_at_once; /* the last stall found the socket empty */
 	uint32_t sndbuf;   /* the send buffer last set on the socket */
 };
 
@@ -190,6 +192,12 @@ void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, c
 			  size_t len);
 /* The socket to wait on for writability after -EAGAIN. */
 int wg_underlay_blocked_fd(const struct wg_underlay *u);
+/* When the socket that stalled this round was found, at the stall, holding less than
+ * half its send buffer, and the kernel did not refuse a send, it is writable already:
+ * the stall ends here (it lasted no time, so the limit learns nothing from it) and true
+ * is returned, so that the caller may start another round without waiting for the
+ * kernel's signal. Otherwise false, and the stall goes on. */
+bool wg_underlay_resume_drained(struct wg_underlay *u, uint64_t now_ns);
 /* fd signalled writability at now_ns: the stall ends, and the limit learns from it. */
 void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns);
 /* Sets how much the sockets may hold: 0 learns it from the drain rate (the default),
