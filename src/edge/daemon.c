@@ -236,7 +236,8 @@ static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 }
 
 /* One batch from the socket: false when it had fewer than a batch waiting. The buffers
- * a batch did not fill stay for the next. */
+ * a batch did not fill stay for the next. The decrypted TCP segments stay with the TUN
+ * GRO until the drain ends (udp_drain). */
 static bool udp_batch(struct daemon *d, int fd)
 {
 	int n, i;
@@ -250,11 +251,12 @@ static bool udp_batch(struct daemon *d, int fd)
 		d->rx[k] = NULL;
 		wg_device_rx(&d->dev, pkt, d->now_ns);
 	}
-	wg_tun_gro_flush(&d->gro);
 	return n == WG_DAEMON_BATCH;
 }
 
-/* Up to WG_DAEMON_RX_BATCHES batches from fd. Datagrams of a coalesced receive that are
+/* Up to WG_DAEMON_RX_BATCHES batches from fd, their TCP segments written as super-packets
+ * of up to 64 KiB at the end (one per batch made them a third smaller, and each is one
+ * trip through the kernel's TCP receive path). Datagrams of a coalesced receive that are
  * left in the underlay are taken in the next iteration: the socket may have nothing more
  * to wake us for them, and the other sources get their turn first. */
 static void udp_drain(struct daemon *d, int fd)
@@ -262,6 +264,7 @@ static void udp_drain(struct daemon *d, int fd)
 	tick(d);
 	for (int b = 0; b < WG_DAEMON_RX_BATCHES && udp_batch(d, fd); b++)
 		tick(d);
+	wg_tun_gro_flush(&d->gro);
 	if (wg_underlay_rx_pending(&d->udp) >= 0 && !ev_is_active(&d->rx_more_w)) {
 		ev_timer_set(&d->rx_more_w, 0., 0.);
 		ev_timer_start(d->loop, &d->rx_more_w);
