@@ -21,6 +21,7 @@
 #include "src/edge/netwatch.h"
 #include "src/edge/probe.h"
 #include "src/edge/sched.h"
+#include "src/edge/timerfd.h"
 #include "src/edge/tun.h"
 #include "src/edge/tun_gro.h"
 #include "src/edge/underlay.h"
@@ -71,7 +72,10 @@ struct daemon {
 	struct wg_pkt *rx[WG_DAEMON_BATCH];
 	struct wg_pkt *spare_big;
 	ev_io tun_w, udp4_w, udp6_w, udp_write_w, nl_w;
-	ev_timer timers_w, tx_w;
+	ev_io tx_w; /* the shaper's next send time: a timerfd, to the nanosecond */
+	struct wg_timerfd tx_timer;
+	bool tx_timer_failed; /* logged once */
+	ev_timer timers_w;
 	ev_timer rx_more_w; /* coalesced datagrams wait in the underlay: take them next */
 	ev_prepare prepare_w;
 	ev_signal sigint_w, sigterm_w;
@@ -311,11 +315,13 @@ static void timers_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	wg_device_run_timers(&d->dev, d->now_ns);
 }
 
-static void tx_cb(struct ev_loop *loop, ev_timer *w, int revents)
+static void tx_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
+	struct daemon *d = w->data;
+
 	(void)loop;
-	(void)w;
-	(void)revents; /* the prepare watcher does the sending */
+	(void)revents;
+	wg_timerfd_expired(&d->tx_timer); /* the prepare watcher does the sending */
 }
 
 static void arm_timer(struct daemon *d, ev_timer *t, uint64_t at_ns)
@@ -325,6 +331,17 @@ static void arm_timer(struct daemon *d, ev_timer *t, uint64_t at_ns)
 		return;
 	ev_timer_set(t, at_ns > d->now_ns ? (double)(at_ns - d->now_ns) / 1e9 : 0., 0.);
 	ev_timer_start(d->loop, t);
+}
+
+/* The shaper's timer: set only when its deadline changed. */
+static void arm_tx_timer(struct daemon *d, uint64_t at_ns)
+{
+	int ret = wg_timerfd_arm(&d->tx_timer, at_ns);
+
+	if (ret && !d->tx_timer_failed) {
+		d->tx_timer_failed = true;
+		wg_log_err("Unable to set the shaper's timer: %s", strerror(-ret));
+	}
 }
 
 /* One send round: true when it ended with a socket to wait for. */
@@ -370,7 +387,7 @@ static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 			next = rx_next;
 		wg_tun_gro_flush(&d->gro); /* what ingress CAKE let go */
 	}
-	arm_timer(d, &d->tx_w, next);
+	arm_tx_timer(d, next);
 	arm_timer(d, &d->timers_w, wg_device_next_deadline(&d->dev));
 }
 
@@ -551,6 +568,11 @@ static int setup_io(struct daemon *d, const char *ifname, uint16_t port)
 		wg_log_err("Failed to open UDP sockets: %s", strerror(-ret));
 		return ret;
 	}
+	ret = wg_timerfd_open(&d->tx_timer);
+	if (ret) {
+		wg_log_err("Failed to create the shaper's timer: %s", strerror(-ret));
+		return ret;
+	}
 	d->dev.listen_port = d->udp.port;
 	return 0;
 }
@@ -563,7 +585,7 @@ static void start_watchers(struct daemon *d)
 	ev_io_init(&d->udp_write_w, writable_cb, -1, EV_WRITE);
 	ev_io_init(&d->nl_w, nl_cb, wg_netlink_events_fd(d->nlev), EV_READ);
 	ev_timer_init(&d->timers_w, timers_cb, 0., 0.);
-	ev_timer_init(&d->tx_w, tx_cb, 0., 0.);
+	ev_io_init(&d->tx_w, tx_cb, d->tx_timer.fd, EV_READ);
 	ev_timer_init(&d->rx_more_w, rx_more_cb, 0., 0.);
 	ev_prepare_init(&d->prepare_w, prepare_cb);
 	ev_signal_init(&d->sigint_w, signal_cb, SIGINT);
@@ -573,6 +595,7 @@ static void start_watchers(struct daemon *d)
 	d->rx_more_w.data = d;
 	ev_io_start(d->loop, &d->tun_w);
 	ev_io_start(d->loop, &d->nl_w);
+	ev_io_start(d->loop, &d->tx_w);
 	ev_prepare_start(d->loop, &d->prepare_w);
 	ev_signal_start(d->loop, &d->sigint_w);
 	ev_signal_start(d->loop, &d->sigterm_w);
@@ -585,6 +608,7 @@ static void teardown(struct daemon *d)
 	wg_netwatch_stop(&d->netwatch);
 	wg_probe_close(&d->probe);
 	wg_underlay_close(&d->udp);
+	wg_timerfd_close(&d->tx_timer);
 	put_kept(d);
 	wg_device_deinit(&d->dev);
 	if (d->nlev)
@@ -668,6 +692,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	ops.ctx = ctl_ops.ctx = d;
 	d->udp.fd4 = d->udp.fd6 = -1;
 	d->tun.fd = -1;
+	d->tx_timer.fd = -1;
 	wg_probe_init(&d->probe, opts->ifname, (uint16_t)getpid());
 	tick(d);
 	ret = wg_device_init(&d->dev, opts->ifname, &ops, &rng, d->now_ns);
