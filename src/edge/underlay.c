@@ -373,7 +373,7 @@ static void stall(struct wg_underlay *u, enum wg_udp_family f)
 	uint32_t held = held_bytes(u, f);
 
 	u->gate[f].starved = false;
-	u->gate[f].drains_at_once = !held;
+	u->gate[f].empty_stalls = held ? 0 : u->gate[f].empty_stalls + 1;
 	u->blocked_fd = u->udp.fd[f];
 	if (wg_bql_stall(&u->gate[f].bql, u->now_ns, held))
 		(void)size_sndbuf(u, f);
@@ -416,10 +416,12 @@ static size_t train_cap(const struct wg_underlay *u, enum wg_udp_family f)
 
 	if (u->limit_setting == WG_UNDERLAY_LIMIT_OFF)
 		return WG_UNDERLAY_TRAIN_MAX_BYTES;
-	/* A socket found empty at its last stall gives what it is handed back at once (a
+	/* A socket found empty stall after stall gives what it is handed back at once (a
 	 * veth frees it on the way through): no lumps, so a train may fill the limit. */
 	return WG_MIN((size_t)WG_UNDERLAY_TRAIN_MAX_BYTES,
-		      (size_t)g->bql.limit / (g->drains_at_once ? 1 : WG_UNDERLAY_TRAIN_LIMIT_DIV));
+		      (size_t)g->bql.limit / (g->empty_stalls >= WG_UNDERLAY_EMPTY_STALLS ?
+						      1 :
+						      WG_UNDERLAY_TRAIN_LIMIT_DIV));
 }
 
 /* Whether pkts[i] may join the train that starts at pkts[first] and has n messages of

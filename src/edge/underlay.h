@@ -9,7 +9,7 @@
  *
  * Trains: consecutive messages of a batch that leave the same way (endpoint, source, outer
  * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit
- * (the whole limit while the socket is found empty at its stalls), go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
+ * (the whole limit while the socket is found empty stall after stall), go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
  * the device (or wherever something below needs single datagrams): the per-packet work
  * of the send path, most of what a datagram costs, is done once per train. The peer
  * receives the same datagrams, so any WireGuard peer takes them. A refused train is sent
@@ -69,6 +69,10 @@ enum wg_underlay_limits {
 	WG_UNDERLAY_TRAIN_MAX_BYTES = 65535 - 20 - 8,
 	/* A train carries at most this fraction of the byte limit (see train_cap()). */
 	WG_UNDERLAY_TRAIN_LIMIT_DIV = 4,
+	/* Stalls in a row that find the socket empty before its trains may fill the limit:
+	 * behind a veth every stall does; behind a tbf, one now and then (a train filling
+	 * the limit after one such stall let 40 KB wait in a 20 Mbit/s tbf, 8 KB without). */
+	WG_UNDERLAY_EMPTY_STALLS = 8,
 	/* Backpressure off: the send buffer wireguard-go asks for (socketBufferSize). */
 	WG_UNDERLAY_SNDBUF_OFF_BYTES = 7 << 20,
 	/* The send buffer follows the limit when they differ by more than limit >> this. */
@@ -133,7 +137,7 @@ struct wg_underlay_gate {
 	bool measured;	   /* room is from this round */
 	bool starved;	   /* a message found no room: stall after the batch went */
 	bool pushed_back;  /* the kernel refused a send this round (EAGAIN, ENOBUFS) */
-	bool drains_at_once; /* the last stall found the socket empty */
+	uint32_t empty_stalls; /* stalls in a row that found the socket empty */
 	uint32_t sndbuf;   /* the send buffer last set on the socket */
 };
 
