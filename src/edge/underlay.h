@@ -9,8 +9,9 @@
  *
  * Trains: consecutive messages of a batch that leave the same way (endpoint, source, outer
  * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit
- * (the whole limit while the socket is found empty stall after stall), go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
- * the device (or wherever something below needs single datagrams): the per-packet work
+ * (the whole limit while the socket is found empty stall after stall), go as one UDP GSO
+ * send, which the kernel carries down the stack as one packet and cuts at the device
+ * (or wherever something below needs single datagrams): the per-packet work
  * of the send path, most of what a datagram costs, is done once per train. The peer
  * receives the same datagrams, so any WireGuard peer takes them. A refused train is sent
  * message by message; when GSO itself was the fault (no checksum offload, a segment over
