@@ -51,6 +51,14 @@ enum {
 	 * so that receiving still gets its turn.
 	 */
 	WG_DAEMON_TX_ROUNDS = 8,
+	/*
+	 * The shaper's timer fires on this grid (2^17 ns, 131 us), rounded up: epoll's
+	 * millisecond let it sleep up to a millisecond past its time, while a timer per
+	 * packet would wake the loop 16,000 times a second at 190 Mbit/s, to send one packet
+	 * each. A packet waits at most this much longer (far under CAKE's 2 ms of forgiven
+	 * lag, so the rate holds), and those due within it leave in one send.
+	 */
+	WG_DAEMON_SHAPER_GRID_NS = 1 << 17,
 	TUN_TXQLEN = 1000,
 	TUN_KERNEL_DEFAULT_MTU = 1500, /* what the kernel gives a new TUN device */
 };
@@ -333,10 +341,14 @@ static void arm_timer(struct daemon *d, ev_timer *t, uint64_t at_ns)
 	ev_timer_start(d->loop, t);
 }
 
-/* The shaper's timer: set only when its deadline changed. */
+/* The shaper's timer, on its grid: set only when its deadline changed. */
 static void arm_tx_timer(struct daemon *d, uint64_t at_ns)
 {
-	int ret = wg_timerfd_arm(&d->tx_timer, at_ns);
+	int ret;
+
+	if (at_ns != UINT64_MAX)
+		at_ns = (at_ns | (WG_DAEMON_SHAPER_GRID_NS - 1)) + 1;
+	ret = wg_timerfd_arm(&d->tx_timer, at_ns);
 
 	if (ret && !d->tx_timer_failed) {
 		d->tx_timer_failed = true;
