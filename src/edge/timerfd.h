@@ -3,7 +3,8 @@
  * A one-shot CLOCK_MONOTONIC timer with nanosecond resolution, as a descriptor the loop
  * watches (timerfd): the shaper's next send time. libev's own timers wait in epoll_wait,
  * whose timeout is in whole milliseconds, rounded up: a shaper that wanted to send again
- * in 120 us slept a millisecond and then let a burst go.
+ * in 120 us slept a millisecond and then let a burst go. (The daemon rounds the
+ * shaper's time up to a 131 us grid, WG_DAEMON_SHAPER_GRID_NS in daemon.c.)
  *
  * The timer is set only when the deadline changes (one system call), and reading the
  * descriptor after it fired is left to the caller's callback (wg_timerfd_expired).
