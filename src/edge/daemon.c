@@ -80,7 +80,7 @@ struct daemon {
 	struct wg_pkt *rx[WG_DAEMON_BATCH];
 	struct wg_pkt *spare_big;
 	ev_io tun_w, udp4_w, udp6_w, udp_write_w, nl_w;
-	ev_io tx_w; /* the shaper's next send time: a timerfd, to the nanosecond */
+	ev_io tx_w; /* the shaper's next send time: a timerfd, on a 131 us grid */
 	struct wg_timerfd tx_timer;
 	bool tx_timer_failed; /* logged once */
 	ev_timer timers_w;
@@ -349,7 +349,6 @@ static void arm_tx_timer(struct daemon *d, uint64_t at_ns)
 	if (at_ns != UINT64_MAX)
 		at_ns = (at_ns | (WG_DAEMON_SHAPER_GRID_NS - 1)) + 1;
 	ret = wg_timerfd_arm(&d->tx_timer, at_ns);
-
 	if (ret && !d->tx_timer_failed) {
 		d->tx_timer_failed = true;
 		wg_log_err("Unable to set the shaper's timer: %s", strerror(-ret));
