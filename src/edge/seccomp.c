@@ -47,6 +47,8 @@ static const struct allowed daemon_calls[] = {
 	ALLOW("epoll_pwait"),
 	ALLOW("epoll_ctl"),
 	ALLOW("rt_sigreturn"),
+	/* the shaper's timer (src/edge/timerfd.c) */
+	ALLOW("timerfd_settime"),
 	/* clocks, when the vDSO falls back to the kernel */
 	ALLOW("clock_gettime"),
 	ALLOW("gettimeofday"),

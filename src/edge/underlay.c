@@ -370,10 +370,33 @@ static uint32_t held_bytes(const struct wg_underlay *u, enum wg_udp_family f)
 /* The socket f cannot take more: wait for it to drain, and time the wait. */
 static void stall(struct wg_underlay *u, enum wg_udp_family f)
 {
+	uint32_t held = held_bytes(u, f);
+
 	u->gate[f].starved = false;
+	u->gate[f].empty_stalls = held ? 0 : u->gate[f].empty_stalls + 1;
 	u->blocked_fd = u->udp.fd[f];
-	if (wg_bql_stall(&u->gate[f].bql, u->now_ns, held_bytes(u, f)))
+	if (wg_bql_stall(&u->gate[f].bql, u->now_ns, held))
 		(void)size_sndbuf(u, f);
+}
+
+bool wg_underlay_resume_drained(struct wg_underlay *u, uint64_t now_ns)
+{
+	for (int f = 0; f < WG_UDP_FAMILIES; f++) {
+		struct wg_underlay_gate *g = &u->gate[f];
+
+		if (u->blocked_fd < 0 || u->udp.fd[f] != u->blocked_fd)
+			continue;
+		/* The kernel signals a UDP socket writable below half its send buffer. */
+		if (!g->bql.stalled || g->pushed_back || u->ctlq[f].n ||
+		    g->bql.stall_bytes >= g->sndbuf / 2)
+			return false;
+		/* Nothing was sent since: it holds at most what it held at the stall. */
+		if (wg_bql_resume(&g->bql, now_ns, g->bql.stall_bytes))
+			(void)size_sndbuf(u, (enum wg_udp_family)f);
+		u->blocked_fd = -1;
+		return true;
+	}
+	return false;
 }
 
 /* --- trains (UDP GSO) --- */
@@ -389,10 +412,16 @@ static void stall(struct wg_underlay *u, enum wg_udp_family f)
  */
 static size_t train_cap(const struct wg_underlay *u, enum wg_udp_family f)
 {
+	const struct wg_underlay_gate *g = &u->gate[f];
+
 	if (u->limit_setting == WG_UNDERLAY_LIMIT_OFF)
 		return WG_UNDERLAY_TRAIN_MAX_BYTES;
+	/* A socket found empty stall after stall gives what it is handed back at once (a
+	 * veth frees it on the way through): no lumps, so a train may fill the limit. */
 	return WG_MIN((size_t)WG_UNDERLAY_TRAIN_MAX_BYTES,
-		      (size_t)u->gate[f].bql.limit / WG_UNDERLAY_TRAIN_LIMIT_DIV);
+		      (size_t)g->bql.limit / (g->empty_stalls >= WG_UNDERLAY_EMPTY_STALLS ?
+						      1 :
+						      WG_UNDERLAY_TRAIN_LIMIT_DIV));
 }
 
 /* Whether pkts[i] may join the train that starts at pkts[first] and has n messages of
@@ -476,6 +505,7 @@ static int flush_batch(struct wg_underlay *u, enum wg_udp_family f)
 			/* EAGAIN: the room was overestimated. ENOBUFS: something below the
 			 * socket holds less than the limit: keep under what it held. */
 			u->stats.blocked++;
+			u->gate[f].pushed_back = true;
 			if (res.err == -ENOBUFS &&
 			    wg_bql_overflow(&u->gate[f].bql, held_bytes(u, f)))
 				(void)size_sndbuf(u, f);
@@ -527,7 +557,7 @@ void wg_underlay_begin(struct wg_underlay *u, uint64_t now_ns)
 {
 	u->now_ns = now_ns;
 	for (int f = 0; f < WG_UDP_FAMILIES; f++)
-		u->gate[f].measured = false;
+		u->gate[f].measured = u->gate[f].pushed_back = false;
 }
 
 /* Takes cost bytes of f's room for this round: false when there is none left. A socket

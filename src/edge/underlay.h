@@ -8,9 +8,10 @@
  * change of listen port reopens the sockets and tells the daemon through rebound().
  *
  * Trains: consecutive messages of a batch that leave the same way (endpoint, source, outer
- * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit,
- * go as one UDP GSO send, which the kernel carries down the stack as one packet and cuts at
- * the device (or wherever something below needs single datagrams): the per-packet work
+ * TOS) and have one length (the last may be shorter), up to a quarter of the byte limit
+ * (the whole limit while the socket is found empty stall after stall), go as one UDP GSO
+ * send, which the kernel carries down the stack as one packet and cuts at the device
+ * (or wherever something below needs single datagrams): the per-packet work
  * of the send path, most of what a datagram costs, is done once per train. The peer
  * receives the same datagrams, so any WireGuard peer takes them. A refused train is sent
  * message by message; when GSO itself was the fault (no checksum offload, a segment over
@@ -69,6 +70,10 @@ enum wg_underlay_limits {
 	WG_UNDERLAY_TRAIN_MAX_BYTES = 65535 - 20 - 8,
 	/* A train carries at most this fraction of the byte limit (see train_cap()). */
 	WG_UNDERLAY_TRAIN_LIMIT_DIV = 4,
+	/* Stalls in a row that find the socket empty before its trains may fill the limit:
+	 * behind a veth every stall does; behind a tbf, one now and then (a train filling
+	 * the limit after one such stall let 40 KB wait in a 20 Mbit/s tbf, 8 KB without). */
+	WG_UNDERLAY_EMPTY_STALLS = 8,
 	/* Backpressure off: the send buffer wireguard-go asks for (socketBufferSize). */
 	WG_UNDERLAY_SNDBUF_OFF_BYTES = 7 << 20,
 	/* The send buffer follows the limit when they differ by more than limit >> this. */
@@ -132,6 +137,8 @@ struct wg_underlay_gate {
 	uint32_t room;	   /* bytes the round may still hand to the socket */
 	bool measured;	   /* room is from this round */
 	bool starved;	   /* a message found no room: stall after the batch went */
+	bool pushed_back;  /* the kernel refused a send this round (EAGAIN, ENOBUFS) */
+	uint32_t empty_stalls; /* stalls in a row that found the socket empty */
 	uint32_t sndbuf;   /* the send buffer last set on the socket */
 };
 
@@ -190,6 +197,12 @@ void wg_underlay_send_now(struct wg_underlay *u, const struct wg_endpoint *ep, c
 			  size_t len);
 /* The socket to wait on for writability after -EAGAIN. */
 int wg_underlay_blocked_fd(const struct wg_underlay *u);
+/* When the socket that stalled this round was found, at the stall, holding less than
+ * half its send buffer, and the kernel did not refuse a send, it is writable already:
+ * the stall ends here (it lasted no time, so the limit learns nothing from it) and true
+ * is returned, so that the caller may start another round without waiting for the
+ * kernel's signal. Otherwise false, and the stall goes on. */
+bool wg_underlay_resume_drained(struct wg_underlay *u, uint64_t now_ns);
 /* fd signalled writability at now_ns: the stall ends, and the limit learns from it. */
 void wg_underlay_writable(struct wg_underlay *u, int fd, uint64_t now_ns);
 /* Sets how much the sockets may hold: 0 learns it from the drain rate (the default),

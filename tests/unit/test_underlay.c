@@ -304,6 +304,65 @@ Test(underlay, trains_of_equal_messages)
 	wg_underlay_close(&b);
 }
 
+/* One send round of n messages of len bytes to ep, the way the daemon sends: queue until
+ * the room runs out, flush (which stalls), then receive all on fd. Returns the trains
+ * the round took. */
+static uint64_t stalled_round(struct wg_underlay *a, struct wg_underlay *b, int fd,
+			      const struct wg_endpoint *ep, uint32_t n, uint32_t len)
+{
+	uint64_t trains = a->stats.trains;
+	struct wg_pkt *extra;
+
+	wg_underlay_begin(a, mono_ns());
+	for (uint32_t i = 0; i < n; i++)
+		cr_assert_eq(wg_underlay_queue(a, ep, data_pkt(i, len, 0)), 0, "message %u", i);
+	extra = data_pkt(n, len, 0);
+	cr_assert_eq(wg_underlay_queue(a, ep, extra), -EAGAIN, "no room left");
+	wg_device_pkt_put(&dev, extra); /* refused: it stayed ours */
+	cr_assert_eq(wg_underlay_flush(a), -EAGAIN, "the round ends in a stall");
+	for (uint32_t i = 0; i < n; i++) {
+		struct wg_pkt *pkt = recv_one(b, fd);
+
+		expect_payload(pkt, i, len);
+		wg_device_pkt_put(&dev, pkt);
+	}
+	return a->stats.trains - trains;
+}
+
+/*
+ * Loopback, like a veth, frees a datagram on its way through, so the socket is empty at
+ * every stall: the stall ends at once (wg_underlay_resume_drained: no wait for the
+ * kernel's signal, and nothing learnt), and after WG_UNDERLAY_EMPTY_STALLS such stalls in
+ * a row a train may carry the whole limit instead of a quarter of it. With a limit of
+ * 40000 a round takes 16 messages of 1400: trains of 7, 7 and 2 at first, then one.
+ */
+Test(underlay, drained_socket_resumes_at_once_and_trains_fill_the_limit)
+{
+	struct wg_underlay a, b;
+	struct wg_endpoint ep;
+
+	open_underlay(&a, 0);
+	open_underlay(&b, 0);
+	if (!a.udp.gso[WG_UDP_V4])
+		cr_skip_test("the kernel has no UDP GSO");
+	ep = endpoint(AF_INET, "127.0.0.1", b.port);
+	cr_assert_eq(wg_underlay_set_limit(&a, 40000), 0);
+	cr_assert_not(wg_underlay_resume_drained(&a, mono_ns()), "no stall yet");
+	for (int i = 0; i < WG_UNDERLAY_EMPTY_STALLS; i++) {
+		cr_assert_eq(stalled_round(&a, &b, b.fd4, &ep, 16, 1400), 3, "round %d", i);
+		cr_assert(a.gate[WG_UDP_V4].bql.stalled);
+		cr_assert(wg_underlay_resume_drained(&a, mono_ns()), "round %d: drained", i);
+		cr_assert_not(a.gate[WG_UDP_V4].bql.stalled);
+		cr_assert_not(wg_underlay_resume_drained(&a, mono_ns()), "the stall is over");
+	}
+	cr_assert_eq(a.gate[WG_UDP_V4].bql.stats.samples, 0, "a stall of no time measures nothing");
+	cr_assert_eq(stalled_round(&a, &b, b.fd4, &ep, 16, 1400), 1);
+	cr_assert(wg_underlay_resume_drained(&a, mono_ns()));
+	cr_assert_eq(dev.pool.outstanding, 0);
+	wg_underlay_close(&a);
+	wg_underlay_close(&b);
+}
+
 /*
  * A train the kernel refuses (here its segments are larger than the link's MTU: one
  * datagram may be fragmented, a GSO segment may not) is sent message by message, and
