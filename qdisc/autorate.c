@@ -115,7 +115,6 @@ enum {
 	DRAIN_K_MAX = FRAC_ONE - CUT_MIN,
 	QUEUE_MAX_US = 500000,	/* the largest queue a cut drains */
 	PATH_MAX_US = 100000,  /* a longer path adds at most this; more is a queue */
-	MTUS_IN_TARGET = 4,
 	PAST = 16,	       /* 1/64 over B: a rise, if no queue shows */
 	TICKS_PER_DOUBLING = 2,
 	PROBE_RISE_SHIFT = 2,  /* 1/4 per tick: the fastest climb toward B with no queue */
@@ -198,7 +197,7 @@ uint64_t cake_autorate_next_ns(const struct cake_autorate *a)
 
 static uint32_t target_us(const struct cake_autorate *a)
 {
-	uint64_t mtus = (uint64_t)MTUS_IN_TARGET * a->cfg.mtu_bytes * US_PER_S / a->rate;
+	uint64_t mtus = (uint64_t)CAKE_AUTORATE_MTUS_IN_TARGET * a->cfg.mtu_bytes * US_PER_S / a->rate;
 
 	return mtus > a->cfg.target_us ? (uint32_t)(mtus > UINT32_MAX ? UINT32_MAX : mtus)
 				       : a->cfg.target_us;

@@ -21,6 +21,7 @@
 enum {
 	POOL_CHUNK = 4096,
 	ORACLE_PCT = 97,
+	DRAIN_SHIFT = 4, /* the delayed oracle drains at 1/16 of the capacity */
 	TCPTS_FLOWS = 256,
 };
 
@@ -302,6 +303,26 @@ static void set_rate(struct cake_link *s, enum cake_link_dir d, uint64_t rate)
 	s->wake[d] = s->now;
 }
 
+/*
+ * The delayed oracle's rate for direction d: from the capacity and the FIFO's queue as
+ * they were the delay ago (before the start: as at the start, with no queue).
+ */
+static uint64_t delayed_oracle(const struct cake_link *s, enum cake_link_dir d)
+{
+	uint64_t delay = s->cfg.oracle_delay_ns ? s->cfg.oracle_delay_ns : rtt_at(s, pub(s));
+	uint64_t then = pub(s) > delay ? pub(s) - delay : 0;
+	uint64_t cap = cake_link_capacity(s, d, then) * ORACLE_PCT / 100;
+	size_t i = (size_t)(then / CAKE_LINK_SAMPLE_NS); /* samples so far then */
+	uint64_t above = (uint64_t)CAKE_AUTORATE_MTU_BYTES * CAKE_AUTORATE_MTUS_IN_TARGET *
+			 NS_PER_S / (cap ? cap : 1);
+
+	if (above < (uint64_t)CAKE_AUTORATE_TARGET_US * 1000)
+		above = (uint64_t)CAKE_AUTORATE_TARGET_US * 1000;
+	if (i && i <= s->smp[d].n && s->smp[d].v[i - 1].qdelay_ns > above)
+		return cap >> DRAIN_SHIFT ? cap >> DRAIN_SHIFT : 1;
+	return cap;
+}
+
 static void policy(struct cake_link *s)
 {
 	struct cake_signal sig[CAKE_TCPTS_DIRS];
@@ -311,6 +332,8 @@ static void policy(struct cake_link *s)
 
 		if (s->cfg.policy == CAKE_LINK_ORACLE && cap)
 			set_rate(s, d, cap * ORACLE_PCT / 100);
+		else if (s->cfg.policy == CAKE_LINK_ORACLE_DELAYED && cap)
+			set_rate(s, d, delayed_oracle(s, d));
 	}
 	if (s->now < s->next_tick)
 		return;
