@@ -37,7 +37,8 @@ struct scenario {
 	double secs[CAKE_LINK_DIRS][MAX_STEPS], mbit[CAKE_LINK_DIRS][MAX_STEPS];
 	double start[CAKE_LINK_DIRS]; /* Mbit/s: autorate's start, or the fixed rate */
 	bool no_ts;
-	double late_ms; /* DELAYED's delay; 0: one base RTT (40 ms) */
+	double late_ms; /* DELAYED's delay; 0: one base RTT */
+	double rtt_ms;	/* 0: 40 ms */
 };
 
 static double mbit(uint64_t bytes_per_s)
@@ -50,7 +51,8 @@ static struct cake_link *sim(const struct scenario *sc, enum who who)
 	struct cake_link_config cfg = { .flows = { sc->up_flows, sc->down_flows },
 					.no_ts = sc->no_ts, .seed = 1,
 					.policy = policy_of(who),
-					.oracle_delay_ns = (uint64_t)(sc->late_ms * 1e6) };
+					.oracle_delay_ns = (uint64_t)(sc->late_ms * 1e6),
+					.rtt_ns = (uint64_t)(sc->rtt_ms * 1e6) };
 	struct cake_link *s;
 	int err = 0;
 
@@ -126,6 +128,50 @@ Test(sim_link, drop_40_to_6_converges)
 	cr_assert_lt(c.queue_s, 2.0);
 	cr_assert_lt(c.p95_after_ms, 15.0);
 	cake_link_free(s);
+}
+
+/* The time (s) of the first sample in [from, from + 1 s) whose rate is under 0.9 x the rate before. */
+static double first_cut(const struct cake_link *s, enum cake_link_dir d, double from)
+{
+	size_t n;
+	const struct cake_link_sample *v = cake_link_samples(s, d, &n);
+	uint64_t before = 0;
+
+	for (size_t i = 0; i < n && v[i].t_ns < S(from + 1); i++) {
+		if (v[i].t_ns < S(from))
+			before = v[i].rate;
+		else if (v[i].rate < before * 9 / 10)
+			return (double)v[i].t_ns / 1e9;
+	}
+	return from + 1;
+}
+
+/*
+ * React per sample: on a short path (2 ms) the delay samples that show a drop 30 -> 6
+ * bring a tick of their own before the next one is due. The ticks fall at multiples of
+ * 50 ms; the drop comes at 3.02 s, the samples that show it after the tick at 3.05 (they
+ * ride on ACKs out of the queue), so without an early tick the first cut is at 3.10. On
+ * a 40 ms path, where the signal lags the drop by about a tick anyway, there is none.
+ */
+Test(sim_link, early_tick_on_a_short_path)
+{
+	struct scenario sc = { .up_flows = 4, .n = { 2, 1 }, .secs = { { 3.02, 3 }, { 20 } },
+			       .mbit = { { 30, 6 }, { 40 } }, .start = { 20, 40 }, .rtt_ms = 2 };
+	struct cake_link *s = sim(&sc, AUTORATE);
+	double early, late;
+
+	run(s, 4);
+	early = first_cut(s, CAKE_LINK_UP, 3.02);
+	cake_link_free(s);
+	sc.rtt_ms = 40;
+	s = sim(&sc, AUTORATE);
+	run(s, 4);
+	late = first_cut(s, CAKE_LINK_UP, 3.02);
+	cake_link_free(s);
+	printf("drop 30->6 at 3.02 s: first cut at %.2f s on a 2 ms path, %.2f s on a 40 ms one\n",
+	       early, late);
+	cr_assert_lt(early, 3.095, "before the tick at 3.10");
+	cr_assert_geq(late, 3.10, "no early tick on a long path");
 }
 
 Test(sim_link, rise_6_to_35_recovers)

@@ -53,7 +53,7 @@ struct cake_link {
 	struct cake_tcpts *ts;
 	struct cake_autorate ar[CAKE_LINK_DIRS];
 	bool has_ar[CAKE_LINK_DIRS];
-	uint64_t next_tick, next_sample;
+	uint64_t next_tick, next_sample, next_early;
 	struct samples smp[CAKE_LINK_DIRS];
 	struct chunk *chunks;
 	struct link_pkt *free_pkts;
@@ -323,6 +323,22 @@ static uint64_t delayed_oracle(const struct cake_link *s, enum cake_link_dir d)
 	return cap;
 }
 
+/* Between ticks, every CAKE_AUTORATE_EARLY_CHECK_NS: whether a controller asks for one. */
+static bool early(struct cake_link *s)
+{
+	bool due = false;
+
+	if (s->now < s->next_early)
+		return false;
+	s->next_early = s->now + CAKE_AUTORATE_EARLY_CHECK_NS;
+	for (int d = 0; d < CAKE_LINK_DIRS && !due; d++) {
+		enum cake_tcpts_dir dir = d == CAKE_LINK_UP ? CAKE_TCPTS_OUT : CAKE_TCPTS_IN;
+
+		due = s->has_ar[d] && cake_autorate_early(&s->ar[d], s->ts, dir, s->now);
+	}
+	return due;
+}
+
 static void policy(struct cake_link *s)
 {
 	struct cake_signal sig[CAKE_TCPTS_DIRS];
@@ -335,9 +351,9 @@ static void policy(struct cake_link *s)
 		else if (s->cfg.policy == CAKE_LINK_ORACLE_DELAYED && cap)
 			set_rate(s, d, delayed_oracle(s, d));
 	}
-	if (s->now < s->next_tick)
+	if (s->now < s->next_tick && !early(s))
 		return;
-	s->next_tick += CAKE_AUTORATE_TICK_NS;
+	s->next_tick = s->now + CAKE_AUTORATE_TICK_NS;
 	cake_tcpts_take(s->ts, sig);
 	for (int d = 0; d < CAKE_LINK_DIRS; d++) {
 		struct cake_autorate_input in = { .sig = sig[d], .sent_bytes = s->sent[d],
