@@ -70,8 +70,10 @@
  * second). Below B by a quarter or more with d <= T/4 and not up by T/8, the same
  * count goes on up to 1/4 per tick (x1.25: 1/4 of at most 3/4 B stays below B): after
  * a dip the climb back, which at 1/16 took 1.5 s from 6 to 30 Mbit/s, comes within a
- * second. (Past B it stays at 1/16: more put the steady link's p99 over 10 ms.) Any
- * other tick restarts the count. (Tried, not kept: returning fast toward
+ * second. Past B the count stops at 1/16 until the rate is half again above B, then
+ * goes on to 1/4 per tick: B is stale, the capacity rose well past it, and at 1/16 a
+ * rise 3 -> 15 Mbit/s on the LTE-like trace took 1.8 s (from 1/4 past B on, tried
+ * first, it put the steady link's p99 over 10 ms). Any other tick restarts the count. (Tried, not kept: returning fast toward
  * the rate before a drop, remembered for 5 s, lifted the simulated Wi-Fi-like dips'
  * goodput from 0.70 to 0.79, but a failed return's overshoot broke the Starlink and
  * steady bounds.) Between 3/4 T and T: hold, or, if d rose
@@ -401,8 +403,9 @@ static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t)
 	if (a->rate > c && dist >= PAST && d <= t / 2 && d <= a->prev_delay_us + t / 8) {
 		/* past it and still no queue: the capacity rose; each such tick faster */
 		uint64_t grow = step_slow << (a->rise_streak / TICKS_PER_DOUBLING);
+		uint64_t most = dist >= 2 * NEAR ? a->rate >> PROBE_RISE_SHIFT : step_fast;
 
-		grow = grow < step_fast ? grow : step_fast;
+		grow = grow < most ? grow : most;
 		step = grow > step ? grow : step;
 		a->rise_streak += a->rise_streak < RISE_STREAK_MAX;
 	} else if (a->rate < c && dist >= NEAR && d <= t / 4 && d <= a->prev_delay_us + t / 8) {
