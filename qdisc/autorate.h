@@ -25,9 +25,12 @@
 enum cake_autorate_defaults {
 	CAKE_AUTORATE_TICK_MS = 50,
 	CAKE_AUTORATE_TARGET_US = 5000, /* queueing delay the bottleneck may add */
-	CAKE_AUTORATE_MTU_BYTES = 1500, /* raises the target to 4 MTU times at low rates */
+	CAKE_AUTORATE_MTU_BYTES = 1500, /* raises the target to ... */
+	CAKE_AUTORATE_MTUS_IN_TARGET = 4, /* ... this many MTU times at low rates */
 };
 #define CAKE_AUTORATE_TICK_NS ((uint64_t)CAKE_AUTORATE_TICK_MS * 1000000u)
+/* How often a caller asks cake_autorate_early between ticks. */
+#define CAKE_AUTORATE_EARLY_CHECK_NS 1000000ull
 
 /* All rates in bytes per second, as struct cake_options counts them. */
 struct cake_autorate_config {
@@ -122,6 +125,16 @@ void cake_autorate_path_reset(struct cake_autorate *a, uint64_t now_ns);
 
 /* When the next tick is due. */
 uint64_t cake_autorate_next_ns(const struct cake_autorate *a);
+
+/*
+ * Between ticks, every CAKE_AUTORATE_EARLY_CHECK_NS: whether the one-way delay samples
+ * of dir (this controller's direction) that came since the last verdict ask for a tick
+ * now, an early one, rather than at cake_autorate_next_ns (see the .c). Reads t with
+ * cake_tcpts_peek, starting a new window once the samples suffice for a verdict. On
+ * true the caller ticks as usual, every controller sharing t, with now as its time.
+ */
+bool cake_autorate_early(const struct cake_autorate *a, struct cake_tcpts *t,
+			 enum cake_tcpts_dir dir, uint64_t now_ns);
 
 void cake_autorate_get(const struct cake_autorate *a, struct cake_autorate_status *out);
 

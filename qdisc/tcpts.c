@@ -153,6 +153,7 @@ struct flow {
 
 struct dir_acc {
 	struct cake_dhist owd;
+	struct cake_dhist recent; /* the samples since the last peek that reset */
 	uint32_t flows;
 	uint64_t bytes; /* wire bytes of every packet: IN arrived, OUT sent */
 };
@@ -210,8 +211,10 @@ struct cake_tcpts *cake_tcpts_new(uint32_t max_flows, const struct cake_siphash_
 	t->set_mask = n / WAYS - 1;
 	t->ratio = 1ull << RATIO_SHIFT;
 	t->epoch = 1; /* a fresh flow's 0 never matches */
-	for (int d = 0; d < CAKE_TCPTS_DIRS; d++)
+	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
 		cake_dhist_reset(&t->acc[d].owd);
+		cake_dhist_reset(&t->acc[d].recent);
+	}
 	cake_dhist_reset(&t->rtt);
 	return t;
 }
@@ -399,6 +402,7 @@ static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir
 	}
 	base = b->cur_us < b->prev_us ? b->cur_us : b->prev_us;
 	cake_dhist_add(&t->acc[dir].owd, (uint32_t)((int64_t)raw - base));
+	cake_dhist_add(&t->acc[dir].recent, (uint32_t)((int64_t)raw - base));
 	t->st.owd_samples[dir]++;
 	if (f->epoch[dir] != t->epoch) {
 		f->epoch[dir] = t->epoch;
@@ -736,6 +740,24 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 }
 
 
+/* The queueing delay of direction d's samples in h: a low quantile OUT, the median IN. */
+static uint32_t qdelay_of(const struct cake_dhist *h, int d)
+{
+	return cake_dhist_quantile(h, d == CAKE_TCPTS_OUT ? QUANTILE_Q256 : MEDIAN_Q256);
+}
+
+uint32_t cake_tcpts_peek(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint32_t *qdelay_us,
+			 bool reset)
+{
+	struct cake_dhist *h = &t->acc[dir].recent;
+	uint32_t n = h->count;
+
+	*qdelay_us = qdelay_of(h, dir);
+	if (reset)
+		cake_dhist_reset(h);
+	return n;
+}
+
 void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIRS])
 {
 	uint32_t rtt_min = t->rtt.count ? t->rtt.min_us : 0;
@@ -753,14 +775,14 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		out[d] = (struct cake_signal){
 			.owd_samples = a->owd.count,
 			.owd_flows = a->flows,
-			.qdelay_us = cake_dhist_quantile(&a->owd, d == CAKE_TCPTS_OUT ? QUANTILE_Q256
-									   : MEDIAN_Q256),
+			.qdelay_us = qdelay_of(&a->owd, d),
 			.rtt_samples = t->rtt.count,
 			.rtt_min_us = rtt_min,
 			.rtt_p50_us = rtt_p50,
 			.delivered_bytes = a->bytes,
 		};
 		cake_dhist_reset(&a->owd);
+		cake_dhist_reset(&a->recent);
 		a->flows = 0;
 		a->bytes = 0;
 	}

@@ -25,6 +25,7 @@
 #ifndef CAKEWG_QDISC_TCPTS_H
 #define CAKEWG_QDISC_TCPTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "qdisc/siphash.h"
@@ -81,6 +82,16 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 
 /* The summary of each direction since the last call (indexed by cake_tcpts_dir); resets it. */
 void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIRS]);
+
+/*
+ * Between takes, for a reaction before the next one: the one-way delay samples of dir
+ * since the last peek that reset (or take), and in *qdelay_us the queueing delay
+ * cake_tcpts_take would report for them alone (the recent ones, unmixed with those of
+ * before a change). reset starts a new window. A walk over a small histogram: call it
+ * every millisecond or so, not per packet.
+ */
+uint32_t cake_tcpts_peek(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint32_t *qdelay_us,
+			 bool reset);
 
 /*
  * The peer clock tick of the flow a packet belongs to, in ns: 0 unknown yet,

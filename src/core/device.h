@@ -126,6 +126,7 @@ struct wg_device {
 	 * instance has autorate, and the tick's and the probes' schedules */
 	struct cake_tcpts *tcpts;
 	uint64_t autorate_next_ns, autorate_probe_next_ns;
+	uint64_t autorate_early_ns; /* the next check for an early tick */
 	struct wg_ipaddr autorate_probe; /* AutorateProbe; family 0: not set */
 	uint64_t autorate_probes;	 /* probes asked of the edge */
 

@@ -143,7 +143,14 @@ void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns)
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
 			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns)
 {
+	struct wg_autorate *ar = dev->egress.autorate;
+
 	cake_tcpts_packet(dev->tcpts, dir, pkt->cp.data, pkt->cp.len, wire_len, now_ns);
+	if (!ar || now_ns < dev->autorate_early_ns)
+		return;
+	dev->autorate_early_ns = now_ns + CAKE_AUTORATE_EARLY_CHECK_NS;
+	if (cake_autorate_early(&ar->ctl, dev->tcpts, CAKE_TCPTS_OUT, now_ns))
+		dev->autorate_next_ns = now_ns; /* due: the loop's timers run it */
 }
 
 uint64_t wg_device_autorate_next(const struct wg_device *dev)

@@ -4,14 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "src/core/conf_keys.h"
 #include "src/edge/wgquick_priv.h"
-
-/* Keys wg(8) does not know: wg-quick's, and cakewg's CAKE strings. */
-static const char *const quick_keys[] = {
-	"Address", "MTU",      "DNS",	     "Table", "PreUp",	     "PreDown",
-	"PostUp",  "PostDown", "SaveConfig", "Cake",  "CakeIngress", "UnderlayLimit",
-	"KillSwitch",
-};
 
 static bool blank(char c)
 {
@@ -33,6 +27,7 @@ bool wg_quick_strip_line(const char *line, size_t len, bool *in_interface)
 	size_t n = hash ? (size_t)(hash - line) : len;
 	const char *eq = memchr(line, '=', n);
 	const char *key = line;
+	const struct wg_conf_key *k;
 
 	if (eq)
 		n = (size_t)(eq - line);
@@ -48,8 +43,7 @@ bool wg_quick_strip_line(const char *line, size_t len, bool *in_interface)
 		*in_interface = true;
 	if (!*in_interface)
 		return true;
-	for (size_t i = 0; i < sizeof(quick_keys) / sizeof(quick_keys[0]); i++)
-		if (same(quick_keys[i], key, n))
-			return false;
-	return true;
+	/* The keys wg(8) does not know: wg-quick's and cakewg's, as the key table marks them. */
+	k = wg_conf_key_find(WG_CONF_FILE, WG_CONF_INTERFACE, key, n, 0);
+	return !k || !(k->flags & WG_CONF_KEY_QUICK);
 }

@@ -18,8 +18,18 @@
 
 enum { MAX_STEPS = 12 };
 
-/* Who sets the rate of the direction under test. */
-enum who { AUTORATE, FIXED, ORACLE, UNLIMITED };
+/*
+ * Who sets the rate of the direction under test. DELAYED: the oracle told the capacity
+ * and the queue one base RTT late (link_sim.h), what any reactive controller can reach.
+ */
+enum who { AUTORATE, FIXED, ORACLE, UNLIMITED, DELAYED, WHO_N };
+
+static enum cake_link_policy policy_of(enum who who)
+{
+	return who == ORACLE ? CAKE_LINK_ORACLE
+	       : who == DELAYED ? CAKE_LINK_ORACLE_DELAYED
+				: CAKE_LINK_AS_CONFIGURED;
+}
 
 struct scenario {
 	uint32_t up_flows, down_flows;
@@ -27,6 +37,8 @@ struct scenario {
 	double secs[CAKE_LINK_DIRS][MAX_STEPS], mbit[CAKE_LINK_DIRS][MAX_STEPS];
 	double start[CAKE_LINK_DIRS]; /* Mbit/s: autorate's start, or the fixed rate */
 	bool no_ts;
+	double late_ms; /* DELAYED's delay; 0: one base RTT */
+	double rtt_ms;	/* 0: 40 ms */
 };
 
 static double mbit(uint64_t bytes_per_s)
@@ -38,8 +50,9 @@ static struct cake_link *sim(const struct scenario *sc, enum who who)
 {
 	struct cake_link_config cfg = { .flows = { sc->up_flows, sc->down_flows },
 					.no_ts = sc->no_ts, .seed = 1,
-					.policy = who == ORACLE ? CAKE_LINK_ORACLE
-								: CAKE_LINK_AS_CONFIGURED };
+					.policy = policy_of(who),
+					.oracle_delay_ns = (uint64_t)(sc->late_ms * 1e6),
+					.rtt_ns = (uint64_t)(sc->rtt_ms * 1e6) };
 	struct cake_link *s;
 	int err = 0;
 
@@ -115,6 +128,50 @@ Test(sim_link, drop_40_to_6_converges)
 	cr_assert_lt(c.queue_s, 2.0);
 	cr_assert_lt(c.p95_after_ms, 15.0);
 	cake_link_free(s);
+}
+
+/* The time (s) of the first sample in [from, from + 1 s) whose rate is under 0.9 x the rate before. */
+static double first_cut(const struct cake_link *s, enum cake_link_dir d, double from)
+{
+	size_t n;
+	const struct cake_link_sample *v = cake_link_samples(s, d, &n);
+	uint64_t before = 0;
+
+	for (size_t i = 0; i < n && v[i].t_ns < S(from + 1); i++) {
+		if (v[i].t_ns < S(from))
+			before = v[i].rate;
+		else if (v[i].rate < before * 9 / 10)
+			return (double)v[i].t_ns / 1e9;
+	}
+	return from + 1;
+}
+
+/*
+ * React per sample: on a short path (2 ms) the delay samples that show a drop 30 -> 6
+ * bring a tick of their own before the next one is due. The ticks fall at multiples of
+ * 50 ms; the drop comes at 3.02 s, the samples that show it after the tick at 3.05 (they
+ * ride on ACKs out of the queue), so without an early tick the first cut is at 3.10. On
+ * a 40 ms path, where the signal lags the drop by about a tick anyway, there is none.
+ */
+Test(sim_link, early_tick_on_a_short_path)
+{
+	struct scenario sc = { .up_flows = 4, .n = { 2, 1 }, .secs = { { 3.02, 3 }, { 20 } },
+			       .mbit = { { 30, 6 }, { 40 } }, .start = { 20, 40 }, .rtt_ms = 2 };
+	struct cake_link *s = sim(&sc, AUTORATE);
+	double early, late;
+
+	run(s, 4);
+	early = first_cut(s, CAKE_LINK_UP, 3.02);
+	cake_link_free(s);
+	sc.rtt_ms = 40;
+	s = sim(&sc, AUTORATE);
+	run(s, 4);
+	late = first_cut(s, CAKE_LINK_UP, 3.02);
+	cake_link_free(s);
+	printf("drop 30->6 at 3.02 s: first cut at %.2f s on a 2 ms path, %.2f s on a 40 ms one\n",
+	       early, late);
+	cr_assert_lt(early, 3.095, "before the tick at 3.10");
+	cr_assert_geq(late, 3.10, "no early tick on a long path");
 }
 
 Test(sim_link, rise_6_to_35_recovers)
@@ -271,13 +328,13 @@ static double trace_secs(const struct scenario *sc, enum cake_link_dir d, double
 
 /* Direction d under each policy over one pass of its trace; the fixed rate its mean. */
 static void stepped(const struct scenario *sc, enum cake_link_dir d, const char *what,
-		    struct stepped_result out[4])
+		    struct stepped_result out[WHO_N])
 {
 	static const char *const names[] = { "autorate", "fixed at the mean", "oracle",
-					     "unlimited" };
+					     "unlimited", "oracle 1 RTT late" };
 	double mean, secs = trace_secs(sc, d, &mean);
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < WHO_N; i++) {
 		struct scenario c = *sc;
 		struct cake_link_summary sum;
 		struct cake_link *s;
@@ -318,7 +375,7 @@ static struct scenario downloads(const struct scenario *up)
 
 Test(sim_link, stepped_trace_uploads)
 {
-	struct stepped_result r[4];
+	struct stepped_result r[WHO_N];
 
 	stepped(&stepped_up, CAKE_LINK_UP, "stepped 4 up  ", r);
 	cr_assert_lt(r[AUTORATE].mean_ms, 15.0);
@@ -331,7 +388,7 @@ Test(sim_link, stepped_trace_uploads)
 Test(sim_link, stepped_trace_downloads)
 {
 	struct scenario sc = downloads(&stepped_up);
-	struct stepped_result r[4];
+	struct stepped_result r[WHO_N];
 
 	stepped(&sc, CAKE_LINK_DOWN, "stepped 4 down", r);
 	cr_assert_lt(r[AUTORATE].mean_ms, 20.0);
@@ -358,11 +415,32 @@ static void frequent_rises(const struct scenario *up, enum cake_link_dir d, cons
 			   double share)
 {
 	struct scenario sc = d == CAKE_LINK_UP ? *up : downloads(up);
-	struct stepped_result r[4];
+	struct stepped_result r[WHO_N];
 
 	stepped(&sc, d, what, r);
 	cr_assert_gt(r[AUTORATE].share, share);
 	cr_assert_lt(r[AUTORATE].p99_ms, r[UNLIMITED].p99_ms / 4);
+}
+
+/*
+ * The feasibility bound (issue #13's p99 <= idle + 15 ms): told the capacity and the
+ * queue one base RTT (40 ms) late, even the oracle lets a Wi-Fi-like dip of 30 -> 5
+ * Mbit/s build a queue it then must drain: its p99 misses 15 ms, so no controller that
+ * learns of a drop from delay or ACKs can meet it at this RTT. Told 5 ms late it meets
+ * it, and the news' delay costs the drain little goodput either way.
+ */
+Test(sim_link, delayed_oracle_is_the_bound)
+{
+	struct scenario sc = wifi_up;
+	struct stepped_result rtt[WHO_N], fast[WHO_N];
+
+	stepped(&sc, CAKE_LINK_UP, "wifi, 40 ms   ", rtt);
+	sc.late_ms = 5;
+	stepped(&sc, CAKE_LINK_UP, "wifi, late 5ms", fast);
+	cr_assert_gt(rtt[DELAYED].p99_ms, 15.0, "infeasible at one 40 ms RTT");
+	cr_assert_leq(fast[DELAYED].p99_ms, 15.0, "feasible 5 ms late");
+	cr_assert_gt(rtt[DELAYED].share, 0.95 * rtt[ORACLE].share);
+	cr_assert_gt(rtt[DELAYED].p99_ms, 4 * rtt[ORACLE].p99_ms);
 }
 
 Test(sim_link, lte_trace_uploads)
@@ -420,8 +498,7 @@ static struct cake_link *rtt_trace(const struct cake_link_trace *up,
 {
 	struct cake_link_config cfg = { .flows = { up_flows, down_flows }, .seed = 1,
 					.trace = { *up, *down },
-					.policy = who == ORACLE ? CAKE_LINK_ORACLE
-								: CAKE_LINK_AS_CONFIGURED };
+					.policy = policy_of(who) };
 	struct cake_link *s;
 	int err = 0;
 

@@ -397,6 +397,35 @@ Test(tcpts, one_way_delay_per_direction)
 	cake_tcpts_free(t);
 }
 
+/*
+ * Between takes, peek sees only the samples since its last reset: a queue that began
+ * after a calm stretch shows at once, unmixed with the calm samples before it.
+ */
+Test(tcpts, peek_sees_the_recent_samples_alone)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+	uint32_t seq = 1, q, n;
+
+	exchange(t, 0, 2 * S, 10 * MS, 10 * MS, &seq); /* the baseline, and the tick */
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(cake_tcpts_peek(t, CAKE_TCPTS_OUT, &q, false), 0, "a take resets it");
+	exchange(t, 2 * S, 2200 * MS, 10 * MS, 10 * MS, &seq); /* calm: 40 samples */
+	n = cake_tcpts_peek(t, CAKE_TCPTS_OUT, &q, true);
+	cr_assert(n >= 38 && n <= 40, "%u", n);
+	cr_assert_lt(q, 1600);
+	cr_assert_eq(cake_tcpts_peek(t, CAKE_TCPTS_OUT, &q, false), 0, "reset: a new window");
+	exchange(t, 2200 * MS, 2250 * MS, 40 * MS, 10 * MS, &seq); /* the uplink queues 30 ms */
+	n = cake_tcpts_peek(t, CAKE_TCPTS_OUT, &q, false);
+	cr_assert_eq(n, 10);
+	cr_assert(q >= 28000 && q <= 32000, "recent %u", q);
+	cr_assert_eq(cake_tcpts_peek(t, CAKE_TCPTS_OUT, &q, false), 10, "no reset: kept");
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].owd_samples, 50, "the take counts them all");
+	cr_assert_lt(sig[CAKE_TCPTS_OUT].qdelay_us, 1600, "its low quantile: the calm ones");
+	cake_tcpts_free(t);
+}
+
 Test(tcpts, delivered_bytes)
 {
 	struct cake_tcpts *t = table(64);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/core/conf_keys.h"
 #include "src/core/wgconf.h"
 #include "src/edge/wgquick.h"
 #include "src/edge/dns.h"
@@ -183,6 +184,9 @@ Test(wgquick, strip_keeps_what_wg_reads)
 		{"Cake = bandwidth 10Mbit", false},
 		{"CAKEINGRESS = ingress", false},
 		{"UnderlayLimit = off", false},
+		{"AutorateProbe = 10.0.0.1", false},
+		{"autorateprobe=fd00::1", false},
+		{"KillSwitch = on", false},
 		{"# Address = commented", true},
 		{"Addresses = 1", true},
 		{"ListenPort = 51820", true},
@@ -201,6 +205,26 @@ Test(wgquick, strip_keeps_what_wg_reads)
 		cr_expect_eq(
 			wg_quick_strip_line(lines[i].line, strlen(lines[i].line), &in_interface),
 			lines[i].keep, "line %zu: `%s'", i, lines[i].line);
+}
+
+/* Every [Interface] key of the key table: stripped if wg(8) does not know it, else kept. */
+Test(wgquick, strip_follows_the_key_table)
+{
+	char line[128];
+	size_t quick = 0;
+
+	for (size_t i = 0; i < wg_conf_n_keys; i++) {
+		const struct wg_conf_key *k = &wg_conf_keys[i];
+		bool in_interface = true;
+
+		if (!k->file || k->section != WG_CONF_INTERFACE)
+			continue;
+		snprintf(line, sizeof(line), "%s = x", k->file);
+		quick += !!(k->flags & WG_CONF_KEY_QUICK);
+		cr_expect_eq(wg_quick_strip_line(line, strlen(line), &in_interface),
+			     !(k->flags & WG_CONF_KEY_QUICK), "`%s'", line);
+	}
+	cr_expect_geq(quick, 14, "wg-quick's 10 keys and cakewg's 4 at least");
 }
 
 Test(wgquick, strip_whole_file, .init = make_dir, .fini = remove_dir)

@@ -13,6 +13,8 @@ Subcommands:
   sample CAKEWG IFNAME OUT INTERVAL until killed: the egress and ingress shaper rates
                                     from `cakewg show --json IFNAME`, one line per sample
   record FILE key=value...          appends one run (see cmd_record)
+  idle FILE TRACE VARIANT           the idle median of that trace and variant (ms), 0 if
+                                    none was recorded
   report FILE                       the tables and the target verdicts
   svg FILE DIR                      DIR/autorate-TRACE-LOAD.svg for every trace and load
 """
@@ -26,12 +28,13 @@ import time
 import benchlib
 import rttplot
 
-VARIANTS = ["wggo", "unlimited", "fixed", "autorate", "oracle"]
+VARIANTS = ["wggo", "unlimited", "fixed", "autorate", "oracle", "late"]
 VARIANT_NAMES = {"wggo": "wireguard-go", "unlimited": "cakewg unlimited",
                  "fixed": "cakewg fixed at the mean", "autorate": "cakewg autorate",
-                 "oracle": "cakewg oracle"}
+                 "oracle": "cakewg oracle", "late": "cakewg oracle 1 RTT late"}
 VARIANT_COLORS = {"wggo": "#d0432b", "unlimited": "#e39b2d", "fixed": "#7a4fb3",
-                  "autorate": "#1f6fb4", "oracle": "#2e9b4a"}
+                  "autorate": "#1f6fb4", "oracle": "#2e9b4a",
+                  "late": "#6fbf73"}
 LOADS = ["tcp_nup", "tcp_ndown", "rrul"]
 LOAD_DIRS = {"tcp_nup": ("up",), "tcp_ndown": ("down",), "rrul": ("up", "down")}
 STEADY_TRACE = "steady"
@@ -199,6 +202,12 @@ def idle_of(recs, r):
     return i["ping"]["med"] if i and not i["error"] else None
 
 
+def cmd_idle(argv):
+    i = idle_of(benchlib.read_jsonl(argv[0]), {"trace": argv[1], "variant": argv[2]})
+    print("%.3f" % (i or 0))
+    return 0
+
+
 def added(recs, r, stat):
     base, v = idle_of(recs, r), r["ping"][stat]
     return None if base is None or v is None else v - base
@@ -359,7 +368,7 @@ def cmd_svg(argv):
 
 
 COMMANDS = {"trace": cmd_trace, "trace-info": cmd_trace_info, "sample": cmd_sample,
-            "record": cmd_record, "report": cmd_report, "svg": cmd_svg}
+            "record": cmd_record, "idle": cmd_idle, "report": cmd_report, "svg": cmd_svg}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Autorate (issue #13): a link whose capacity follows a trace, and five tunnels' answers
+# Autorate (issue #13): a link whose capacity follows a trace, and six tunnels' answers
 # to it side by side: wireguard-go, cakewg `unlimited`, cakewg fixed at the trace's mean,
-# cakewg `autorate`, and an oracle (cakewg told 95 % of the true rate at every step).
+# cakewg `autorate`, an oracle (cakewg told 95 % of the true rate at every step), and the
+# same oracle told one base RTT late (the earliest any delay or ACK signal can say it).
 #
 #   ns $P-c (client) ${P}c 198.18.1.1 <-> ${P}rc 198.18.1.254  ns $P-r (router)
 #                                         ${P}rs 198.18.2.254 <-> ${P}s 198.18.2.1 ns $P-s (server)
@@ -27,6 +28,9 @@
 #              CakeIngress = bandwidth MEAN_DOWN autorate MIN MAX ingress
 #   oracle     as fixed, but `cakewg set IF cake bandwidth .. cake-ingress bandwidth ..` at
 #              every step of the trace to 95 % of its rates
+#   late       the oracle, each `cakewg set` one base RTT after its step: the step's
+#              base_rtt_ms where netem emulates it, plus this variant's idle ping median
+#              (the namespaces' own RTT); --oracle-delay MS gives a fixed delay instead
 # The shaper's rate (`cakewg show --json`) is sampled every 200 ms.
 # Per run: ping p50/p99 minus the idle median, ping loss, goodput as a share of the
 # trace's mean capacity, and the targets of issue #13, met or missed. A variant the
@@ -34,11 +38,11 @@
 #
 # Usage: tools/bench/autorate.sh [--quick] [--traces NAME|FILE,...] [--loads LOAD,...]
 #            [--impl VARIANT,...] [--seconds S] [--ar-range MIN MAX] [--svg DIR]
-#            [--keep DIR]
+#            [--keep DIR] [--oracle-delay MS]
 #        tools/bench/autorate.sh --report DIR [--svg DIR]
 #   --traces: names under tools/bench/traces/ or paths (default: lte,starlink,wifi,steady).
 #   --loads: tcp_nup, tcp_ndown, rrul (default: all three).
-#   --impl: wggo, unlimited, fixed, autorate, oracle (default: all five).
+#   --impl: wggo, unlimited, fixed, autorate, oracle, late (default: all six).
 #   --seconds S: play only the first S seconds of each trace.
 #   --quick: --traces lte --loads tcp_nup --seconds 10, unless given.
 #   --ar-range MIN MAX: autorate's range in tc rate units (default 2mbit 200mbit).
@@ -47,10 +51,11 @@
 #   --keep DIR: keep the raw records (runs.jsonl), ping logs, iperf3 JSON, the trace
 #     player's and the sampler's logs there.
 #   --report DIR: the report (and --svg) again from a --keep DIR; runs nothing.
+#   --oracle-delay MS: the late oracle's delay, in ms (default: one base RTT, see above).
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: each run lasts its trace (lte 30 s, starlink 45, wifi 30, steady 20) plus
-# about 3 s; each trace has 5 idle runs of 4 s. The default matrix (4 traces x 3 loads x
-# 5 variants, 60 runs and 20 idle ones) takes about 37 minutes; --quick about 1.5.
+# about 3 s; each trace has 6 idle runs of 4 s. The default matrix (4 traces x 3 loads x
+# 6 variants, 72 runs and 24 idle ones) takes about 44 minutes; --quick about 2.
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 COMMAND_LINE="$0 $*"
@@ -72,7 +77,8 @@ FIFO_MS=250
 TRACE_BURST=16000
 ORACLE_PCT=95
 SAMPLE_INTERVAL=0.2
-ALL_VARIANTS="wggo unlimited fixed autorate oracle"
+ALL_VARIANTS="wggo unlimited fixed autorate oracle late"
+LATE_MS= # --oracle-delay; empty: one base RTT
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -89,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--svg) SVG=$2; shift ;;
 	--keep) KEEP=$2; shift ;;
 	--report) REPORT=$2; shift ;;
+	--oracle-delay) LATE_MS=$2; shift ;;
 	-h | --help) usage 0 ;;
 	*) echo "autorate.sh: unknown option \`$1'" >&2; usage 2 >&2 ;;
 	esac
@@ -115,6 +122,7 @@ fi
 [ ${#LOADS[@]} -gt 0 ] || LOADS=(tcp_nup tcp_ndown rrul)
 [ ${#IMPLS[@]} -gt 0 ] || read -r -a IMPLS <<<"$ALL_VARIANTS"
 [ -z "$SECS" ] || { [[ $SECS =~ ^[0-9]+$ ]] && [ "$SECS" -ge 3 ]; } || bad "--seconds is 3 or more"
+[ -z "$LATE_MS" ] || [[ $LATE_MS =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "--oracle-delay is in ms"
 declare -A TRACE_FILE
 for t in "${TRACES[@]}"; do
 	f=$t
@@ -196,17 +204,32 @@ pct() { echo $(($1 * $2 / 100)); }
 # us_now: the wall clock in microseconds.
 us_now() { echo "${EPOCHREALTIME/./}"; }
 
-# play_trace STEPS LOG ORACLE_IF: until the steps end, sets the link to each step in
-# turn (at its time from the start, not after the last one's work) and logs
+# late_us RTT_MS: the late oracle's delay after a step of base RTT RTT_MS, in us: LATE_MS,
+# or that RTT where netem emulates it plus IDLE_MS (the namespaces' own RTT).
+late_us() {
+	if [ -n "$LATE_MS" ]; then
+		awk "BEGIN { printf \"%d\", $LATE_MS * 1000 }"
+	else
+		awk "BEGIN { printf \"%d\", ($NETEM * $1 + $IDLE_MS) * 1000 }"
+	fi
+}
+IDLE_MS=0
+
+# play_trace STEPS LOG ORACLE_IF LATE: until the steps end, sets the link to each step
+# in turn (at its time from the start, not after the last one's work) and logs
 # "epoch up_kbit down_kbit rtt_ms"; with ORACLE_IF, also tells that cakewg ORACLE_PCT %
-# of the rates. Run in the background.
+# of the rates, LATE (1) one base RTT (late_us) after the step. Run in the background.
 play_trace() {
-	local steps=$1 log=$2 oracle=$3 secs up down rtt t0 due left
+	local steps=$1 log=$2 oracle=$3 late=$4 secs up down rtt t0 due left wait
 	trap - EXIT INT TERM # never the namespace cleanup from this subshell
 	t0=$(us_now)
 	due=$t0
 	while read -r secs up down rtt; do
 		link_set "$up" "$down" "$rtt"
+		if [ "$late" = 1 ]; then
+			wait=$(($(late_us "$rtt") - ($(us_now) - due)))
+			[ $wait -le 0 ] || sleep "$(printf '%d.%06d' $((wait / 1000000)) $((wait % 1000000)))"
+		fi
 		if [ -n "$oracle" ]; then
 			"$CAKEWG" set "$oracle" cake bandwidth "$(pct "$up" $ORACLE_PCT)kbit" \
 				cake-ingress bandwidth "$(pct "$down" $ORACLE_PCT)kbit" ||
@@ -258,7 +281,7 @@ set_variant() {
 		return
 		;;
 	fixed) e="bandwidth ${2}kbit" i="bandwidth ${3}kbit ingress" ;;
-	oracle)
+	oracle | late)
 		e="bandwidth $(pct "$4" $ORACLE_PCT)kbit"
 		i="bandwidth $(pct "$5" $ORACLE_PCT)kbit ingress"
 		;;
@@ -294,8 +317,10 @@ run_one() {
 		"$PY" "$AR_PY" record "${rec[@]}" t0=0 error="$err"
 		return
 	fi
-	local oracle=
-	[ "$v" = oracle ] && oracle=$(tun_if cakewg c)
+	local oracle="" late=0
+	[ "$v" = oracle ] || [ "$v" = late ] && oracle=$(tun_if cakewg c)
+	[ "$v" = late ] && late=1
+	[ "$v" != late ] || [ "$load" = idle ] || IDLE_MS=$("$PY" "$AR_PY" idle "$RES" "$trace" late)
 	DUR=${secs%.*}
 	[ "$load" = idle ] && DUR=$IDLE_S
 	if [ "$impl" = cakewg ]; then
@@ -304,7 +329,7 @@ run_one() {
 		sampler=$!
 	fi
 	t0=$EPOCHREALTIME
-	play_trace "$RAW/$trace.steps" "$RAW/$tag-link.txt" "$oracle" &
+	play_trace "$RAW/$trace.steps" "$RAW/$tag-link.txt" "$oracle" "$late" &
 	player=$!
 	start_load "$load" "$impl" 0 "$tag"
 	ping_probe "$impl" $((DUR * 1000 / 50)) "$RAW/$tag-ping.txt" -D
@@ -329,6 +354,9 @@ echo "           router tbf per direction: FIFO $FIFO_MS ms at the trace's peak 
 	"$TRACE_BURST B throughout; ping every 50 ms; idle runs $IDLE_S s; tunnel MTU $TUNNEL_MTU"
 echo "cakewg:    client: fixed = the trace's means, oracle = $ORACLE_PCT% of the rate at every" \
 	"step, autorate = bandwidth MEAN autorate $AR_MIN $AR_MAX; server: unlimited"
+late_what="one base RTT (the step's netem RTT if emulated + the late variant's idle median)"
+[ -z "$LATE_MS" ] || late_what="$LATE_MS ms"
+echo "           late = the oracle, each step's set $late_what after the step"
 
 topology routed
 tunnels=()

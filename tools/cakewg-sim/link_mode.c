@@ -119,6 +119,10 @@ int link_mode_option(struct link_mode *m, const char *name, const char *v)
 	} else if (!strcmp(name, "oracle")) {
 		m->cfg.policy = CAKE_LINK_ORACLE;
 		ret = 0;
+	} else if (!strcmp(name, "oracle-delay")) {
+		m->cfg.policy = CAKE_LINK_ORACLE_DELAYED;
+		m->cfg.oracle_delay_ns = 0;
+		ret = strcmp(v, "rtt") ? set_time("oracle delay", v, &m->cfg.oracle_delay_ns) : 0;
 	} else if (!strcmp(name, "no-timestamps")) {
 		m->cfg.no_ts = true;
 		ret = 0;
@@ -158,6 +162,11 @@ static void print_config(const struct link_mode *m)
 		printf("%s cake: %s", names[d], opts);
 		if (m->cfg.policy == CAKE_LINK_ORACLE)
 			printf(" (oracle: 0.97 x the capacity)");
+		if (m->cfg.policy == CAKE_LINK_ORACLE_DELAYED && m->cfg.oracle_delay_ns)
+			printf(" (delayed oracle: 0.97 x the capacity %.1f ms ago)",
+			       ms(m->cfg.oracle_delay_ns));
+		else if (m->cfg.policy == CAKE_LINK_ORACLE_DELAYED)
+			printf(" (delayed oracle: 0.97 x the capacity one base RTT ago)");
 		printf("\n%s link: %" PRIu32 " steps over %.3f s, mean %.3f Mbit/s\n",
 		       d ? "down" : "up", tr->n, (double)cake_link_trace_length_ns(tr) / 1e9,
 		       mbit(cake_link_trace_mean(tr)));

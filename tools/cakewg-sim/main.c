@@ -102,6 +102,11 @@ static const char usage_text[] =
 	"  --uploads N, --downloads N  bulk TCP flows each way [4 uploads, 0 downloads]\n"
 	"  --cake-ingress OPTIONS  the ingress instance [--cake's options, and ingress]\n"
 	"  --oracle            both rates set to 0.97 x the capacity at every change\n"
+	"  --oracle-delay TIME|rtt  a delayed oracle: told the capacity and the\n"
+	"                      bottleneck's queue as they were TIME (or one base RTT)\n"
+	"                      ago, the earliest any delay or ACK signal can say them;\n"
+	"                      0.97 x that capacity, 1/16 of it while that queue stood\n"
+	"                      above 2 ms (a drain): what a reactive controller can reach\n"
 	"  --no-timestamps     TCP without timestamps (the controller falls back to RTT)\n"
 	"Printed every 100 ms per direction: capacity, shaper rate, the FIFO's queueing\n"
 	"delay and goodput; then per loaded direction the queueing delay's mean, p50, p99\n"
@@ -307,6 +312,7 @@ static int parse_args(struct tool *t, int argc, char **argv)
 		{ "downloads", required_argument, NULL, 'L' },
 		{ "cake-ingress", required_argument, NULL, 'L' },
 		{ "oracle", no_argument, NULL, 'L' },
+		{ "oracle-delay", required_argument, NULL, 'L' },
 		{ "no-timestamps", no_argument, NULL, 'L' },
 		{ "mq", required_argument, NULL, 'L' },
 		{ "mq-on", required_argument, NULL, 'L' },

@@ -21,6 +21,7 @@
 enum {
 	POOL_CHUNK = 4096,
 	ORACLE_PCT = 97,
+	DRAIN_SHIFT = 4, /* the delayed oracle drains at 1/16 of the capacity */
 	TCPTS_FLOWS = 256,
 };
 
@@ -52,7 +53,7 @@ struct cake_link {
 	struct cake_tcpts *ts;
 	struct cake_autorate ar[CAKE_LINK_DIRS];
 	bool has_ar[CAKE_LINK_DIRS];
-	uint64_t next_tick, next_sample;
+	uint64_t next_tick, next_sample, next_early;
 	struct samples smp[CAKE_LINK_DIRS];
 	struct chunk *chunks;
 	struct link_pkt *free_pkts;
@@ -302,6 +303,42 @@ static void set_rate(struct cake_link *s, enum cake_link_dir d, uint64_t rate)
 	s->wake[d] = s->now;
 }
 
+/*
+ * The delayed oracle's rate for direction d: from the capacity and the FIFO's queue as
+ * they were the delay ago (before the start: as at the start, with no queue).
+ */
+static uint64_t delayed_oracle(const struct cake_link *s, enum cake_link_dir d)
+{
+	uint64_t delay = s->cfg.oracle_delay_ns ? s->cfg.oracle_delay_ns : rtt_at(s, pub(s));
+	uint64_t then = pub(s) > delay ? pub(s) - delay : 0;
+	uint64_t cap = cake_link_capacity(s, d, then) * ORACLE_PCT / 100;
+	size_t i = (size_t)(then / CAKE_LINK_SAMPLE_NS); /* samples so far then */
+	uint64_t above = (uint64_t)CAKE_AUTORATE_MTU_BYTES * CAKE_AUTORATE_MTUS_IN_TARGET *
+			 NS_PER_S / (cap ? cap : 1);
+
+	if (above < (uint64_t)CAKE_AUTORATE_TARGET_US * 1000)
+		above = (uint64_t)CAKE_AUTORATE_TARGET_US * 1000;
+	if (i && i <= s->smp[d].n && s->smp[d].v[i - 1].qdelay_ns > above)
+		return cap >> DRAIN_SHIFT ? cap >> DRAIN_SHIFT : 1;
+	return cap;
+}
+
+/* Between ticks, every CAKE_AUTORATE_EARLY_CHECK_NS: whether a controller asks for one. */
+static bool early(struct cake_link *s)
+{
+	bool due = false;
+
+	if (s->now < s->next_early)
+		return false;
+	s->next_early = s->now + CAKE_AUTORATE_EARLY_CHECK_NS;
+	for (int d = 0; d < CAKE_LINK_DIRS && !due; d++) {
+		enum cake_tcpts_dir dir = d == CAKE_LINK_UP ? CAKE_TCPTS_OUT : CAKE_TCPTS_IN;
+
+		due = s->has_ar[d] && cake_autorate_early(&s->ar[d], s->ts, dir, s->now);
+	}
+	return due;
+}
+
 static void policy(struct cake_link *s)
 {
 	struct cake_signal sig[CAKE_TCPTS_DIRS];
@@ -311,10 +348,12 @@ static void policy(struct cake_link *s)
 
 		if (s->cfg.policy == CAKE_LINK_ORACLE && cap)
 			set_rate(s, d, cap * ORACLE_PCT / 100);
+		else if (s->cfg.policy == CAKE_LINK_ORACLE_DELAYED && cap)
+			set_rate(s, d, delayed_oracle(s, d));
 	}
-	if (s->now < s->next_tick)
+	if (s->now < s->next_tick && !early(s))
 		return;
-	s->next_tick += CAKE_AUTORATE_TICK_NS;
+	s->next_tick = s->now + CAKE_AUTORATE_TICK_NS;
 	cake_tcpts_take(s->ts, sig);
 	for (int d = 0; d < CAKE_LINK_DIRS; d++) {
 		struct cake_autorate_input in = { .sig = sig[d], .sent_bytes = s->sent[d],

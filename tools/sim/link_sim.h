@@ -72,6 +72,7 @@ struct cake_link_trace {
 enum cake_link_policy {
 	CAKE_LINK_AS_CONFIGURED = 0, /* autorate where cake.autorate is on, else fixed */
 	CAKE_LINK_ORACLE,	     /* told 97/100 of the capacity at every change */
+	CAKE_LINK_ORACLE_DELAYED,    /* the same, told oracle_delay_ns late (see below) */
 };
 
 struct cake_link_config {
@@ -80,6 +81,16 @@ struct cake_link_config {
 	enum cake_link_policy policy;
 	uint64_t buffer_ns; /* 0: CAKE_LINK_DEFAULT_BUFFER_NS */
 	uint64_t rtt_ns;    /* 0: CAKE_LINK_DEFAULT_RTT_NS; trace steps may change it */
+	/*
+	 * CAKE_LINK_ORACLE_DELAYED: the earliest a delay- or ACK-based controller can know
+	 * of a change. It is told the capacity and the bottleneck FIFO's queueing delay as
+	 * they were oracle_delay_ns ago (0: one base RTT ago; the queue as recorded at the
+	 * last sample, CAKE_LINK_SAMPLE_NS, then): rate 97/100 of that capacity, but 1/16 of
+	 * it while that queue stood above the controller's target (5 ms, or 4 MTU times at
+	 * that capacity), which drains the queue a drop built before the news came, at no
+	 * cost while the FIFO keeps the link busy.
+	 */
+	uint64_t oracle_delay_ns;
 	uint32_t flows[CAKE_LINK_DIRS]; /* bulk TCP flows whose data goes that way */
 	bool no_ts;	    /* TCP without the timestamp option */
 	uint64_t seed;
