@@ -82,6 +82,7 @@ static void clear_tin(struct cake *q, struct cake_tin *b, enum cake_drop_reason 
 		cake_list_init(&flow->chain);
 		cobalt_vars_init(&flow->cvars);
 		flow->set = CAKE_SET_NONE;
+		flow->rehost = false;
 		flow->deficit = 0;
 		b->hosts[j].srchost_bulk_flow_count = 0;
 		b->hosts[j].dsthost_bulk_flow_count = 0;
@@ -213,7 +214,12 @@ static void apply(struct cake *q, const struct cake_options *o)
 {
 	struct cake_options *c = &q->cfg;
 	uint32_t p = o->present;
+	bool rehost = ((p & CAKE_OPT_FLOW_MODE) && o->flow_mode != c->flow_mode) ||
+		      ((p & CAKE_OPT_PEER_ISOLATION) && o->peer_isolation != c->peer_isolation);
 
+	if (rehost)
+		for (unsigned int t = 0; t < CAKE_MAX_TINS; t++)
+			cake_hash_rehost(&q->tins[t]);
 	if (p & CAKE_OPT_RATE)
 		c->rate_bytes_per_sec = o->rate_bytes_per_sec;
 	if (p & CAKE_OPT_AUTORATE)

@@ -11,6 +11,8 @@ void cake_host_bulk_inc(struct cake_tin *b, const struct cake_flow *flow, enum c
 	struct cake_host *src = &b->hosts[flow->srchost];
 	struct cake_host *dst = &b->hosts[flow->dsthost];
 
+	if (flow->rehost)
+		return;
 	if (cake_dsrc(mode) && src->srchost_bulk_flow_count < CAKE_QUEUES)
 		src->srchost_bulk_flow_count++;
 	if (cake_ddst(mode) && dst->dsthost_bulk_flow_count < CAKE_QUEUES)
@@ -22,10 +24,32 @@ void cake_host_bulk_dec(struct cake_tin *b, const struct cake_flow *flow, enum c
 	struct cake_host *src = &b->hosts[flow->srchost];
 	struct cake_host *dst = &b->hosts[flow->dsthost];
 
+	if (flow->rehost)
+		return;
 	if (cake_dsrc(mode) && src->srchost_bulk_flow_count)
 		src->srchost_bulk_flow_count--;
 	if (cake_ddst(mode) && dst->dsthost_bulk_flow_count)
 		dst->dsthost_bulk_flow_count--;
+}
+
+/*
+ * After a change of isolation (the flow mode, or the hashes peer isolation gives the
+ * packets): a queue keeps the host slots it was attached to when it was reserved, so
+ * the queues that stay backlogged across the change would go on counting for the old
+ * mode's hosts, and the new mode's shares would not hold until they all drained (a
+ * lone flow held a fifth of the link instead of half, test_cake_hosts). So every host
+ * count and tag is cleared, and each reserved queue is attached again by its next
+ * packet, under the new mode, with that packet's hashes; until then it counts for no
+ * host. The kernel's cake_change does not do this (its flows keep their hosts).
+ */
+void cake_hash_rehost(struct cake_tin *b)
+{
+	unsigned int j;
+
+	for (j = 0; j < CAKE_QUEUES; j++) {
+		b->hosts[j] = (struct cake_host){0};
+		b->flows[j].rehost = b->flows[j].set != CAKE_SET_NONE;
+	}
 }
 
 /* The hash that names the packet's queue under an isolation mode. */
@@ -58,7 +82,7 @@ static uint32_t find_way(struct cake_tin *b, uint32_t flow_hash, uint32_t reduce
 		if (b->tags[outer + k] == flow_hash) {
 			if (i)
 				b->way_hits++;
-			*fresh = !b->flows[outer + k].set;
+			*fresh = !b->flows[outer + k].set || b->flows[outer + k].rehost;
 			return outer + k;
 		}
 	}
@@ -124,7 +148,7 @@ uint32_t cake_hash_classify(struct cake_tin *b, const struct cake_pkt *pkt,
 
 	flow_hash = queue_hash(pkt, mode);
 	idx = flow_hash % CAKE_QUEUES;
-	if (cake_likely(b->tags[idx] == flow_hash && b->flows[idx].set)) {
+	if (cake_likely(b->tags[idx] == flow_hash && b->flows[idx].set && !b->flows[idx].rehost)) {
 		b->way_directs++;
 		return idx;
 	}
@@ -136,6 +160,7 @@ uint32_t cake_hash_classify(struct cake_tin *b, const struct cake_pkt *pkt,
 		return idx;
 
 	/* a reserved queue: (re)attach it to its hosts, carrying its bulk count */
+	flow->rehost = false;
 	if (cake_dsrc(mode)) {
 		flow->srchost = find_src_host(b, pkt->src_hash);
 		if (flow->set == CAKE_SET_BULK)

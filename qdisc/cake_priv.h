@@ -79,6 +79,9 @@ struct cake_flow {
 	uint16_t srchost;
 	uint16_t dsthost;
 	uint8_t set;
+	/* the isolation changed since the queue was attached to its hosts: it holds no
+	 * host count, and its next packet attaches it again (cake_hash_rehost) */
+	bool rehost;
 };
 
 /* Per-host state of the set-associative host table: tag and bulk-flow refcount. */
@@ -255,6 +258,7 @@ int32_t cake_flow_quantum(struct cake *q, struct cake_tin *b, const struct cake_
 struct cake_pkt *cake_dequeue_one(struct cake *q, struct cake_tin *b, struct cake_flow *flow);
 
 /* cake_hash.c: the queue of a packet in tin b, allocating host slots as needed. */
+void cake_hash_rehost(struct cake_tin *b);
 uint32_t cake_hash_classify(struct cake_tin *b, const struct cake_pkt *pkt,
 			    enum cake_flow_mode mode);
 

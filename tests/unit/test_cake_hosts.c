@@ -270,3 +270,57 @@ Test(cake_hosts, host_counts_return_to_rest)
 	near(h_rate(h, a, end) / RATE, 1.0, 0.01);
 	h_free_all(h);
 }
+
+/*
+ * A change of isolation mode while flows are backlogged (`cakewg set IF cake
+ * peer-isolate` after dual-dsthost, as tests/netns/test-cake-peers.sh does): peer 1 runs
+ * 1 flow, peer 2 runs 8 to 4 addresses, all backlogged. Under dual-dsthost peer 1 gets
+ * one address's share in five; after the change to triple-isolate on the peers' hashes
+ * (what peer-isolate hands CAKE, src/core/egress.c), half. The accounting that the
+ * first mode left behind must not bend the second mode's shares.
+ */
+Test(cake_hosts, a_mode_change_under_load_keeps_the_new_modes_shares)
+{
+	struct cake_options o = h_opts_rate(RATE);
+	const uint32_t server = host_hash(100, 0x5bd1e995u);
+	struct harness *h;
+	double share1, share2, total;
+	uint64_t end;
+	int i;
+
+	o.present |= CAKE_OPT_FLOW_MODE | CAKE_OPT_DIFFSERV;
+	o.flow_mode = CAKE_FLOW_DUAL_DST;
+	o.diffserv = CAKE_DIFFSERV_BESTEFFORT;
+	h = h_new(&o, 8192, 11);
+	cr_assert_not_null(h);
+	for (i = 0; i < 9; i++) {
+		int s = h_add_greedy(h, 1500, 4);
+
+		h->src[s].src_hash = server;
+		h->src[s].dst_hash = host_hash(i ? 2 + (uint32_t)(i - 1) / 2 : 1, 0x27d4eb2fu);
+	}
+	h->measure_from_ns = h->now + MS(500);
+	end = h->now + MS(1500);
+	h_run(h, end);
+	share1 = h_rate(h, 0, end) / RATE;
+	near(share1, 0.2, 0.03);
+
+	o.present = CAKE_OPT_FLOW_MODE;
+	o.flow_mode = CAKE_FLOW_TRIPLE;
+	cr_assert_eq(cake_configure(h->q, &o, h->now), 0);
+	for (i = 0; i < 9; i++) {
+		uint32_t peer = host_hash(i ? 20 : 10, 0x9e3779b9u);
+
+		h->src[i].src_hash = h->src[i].dst_hash = peer;
+		h->src[i].sent_bytes = 0;
+	}
+	h->measure_from_ns = h->now + MS(500);
+	end = h->now + MS(3000);
+	h_run(h, end);
+	share1 = h_rate(h, 0, end) / RATE;
+	for (share2 = 0, i = 1; i < 9; i++)
+		share2 += h_rate(h, i, end) / RATE;
+	total = share1 + share2;
+	near(share1 / total, 0.5, 0.03);
+	h_free_all(h);
+}
