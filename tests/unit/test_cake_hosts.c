@@ -37,19 +37,27 @@ static uint32_t host_hash(uint32_t host, uint32_t key)
  * Run the flows under mode and return each flow's share of the link. Every flow gets a
  * distinct flow hash; host hashes are as given.
  */
-static void run_shares(enum cake_flow_mode mode, const struct flow_spec *f, int n,
-		       double *share, struct cake_stats *st)
+/* A besteffort CAKE at RATE under mode, with a pool of pool_n packets. */
+static struct harness *new_harness(enum cake_flow_mode mode, uint32_t pool_n)
 {
 	struct cake_options o = h_opts_rate(RATE);
 	struct harness *h;
-	uint64_t end;
-	int i;
 
 	o.present |= CAKE_OPT_FLOW_MODE | CAKE_OPT_DIFFSERV;
 	o.flow_mode = mode;
 	o.diffserv = CAKE_DIFFSERV_BESTEFFORT;
-	h = h_new(&o, 4096, 11);
+	h = h_new(&o, pool_n, 11);
 	cr_assert_not_null(h);
+	return h;
+}
+
+static void run_shares(enum cake_flow_mode mode, const struct flow_spec *f, int n,
+		       double *share, struct cake_stats *st)
+{
+	struct harness *h = new_harness(mode, 4096);
+	uint64_t end;
+	int i;
+
 	for (i = 0; i < n; i++) {
 		int s = h_add_greedy(h, 1500, f[i].depth ? f[i].depth : 4);
 
@@ -281,18 +289,14 @@ Test(cake_hosts, host_counts_return_to_rest)
  */
 Test(cake_hosts, a_mode_change_under_load_keeps_the_new_modes_shares)
 {
-	struct cake_options o = h_opts_rate(RATE);
+	const struct cake_options triple = {.present = CAKE_OPT_FLOW_MODE,
+					    .flow_mode = CAKE_FLOW_TRIPLE};
 	const uint32_t server = host_hash(100, 0x5bd1e995u);
-	struct harness *h;
+	struct harness *h = new_harness(CAKE_FLOW_DUAL_DST, 8192);
 	double share1, share2, total;
 	uint64_t end;
 	int i;
 
-	o.present |= CAKE_OPT_FLOW_MODE | CAKE_OPT_DIFFSERV;
-	o.flow_mode = CAKE_FLOW_DUAL_DST;
-	o.diffserv = CAKE_DIFFSERV_BESTEFFORT;
-	h = h_new(&o, 8192, 11);
-	cr_assert_not_null(h);
 	for (i = 0; i < 9; i++) {
 		int s = h_add_greedy(h, 1500, 4);
 
@@ -305,9 +309,7 @@ Test(cake_hosts, a_mode_change_under_load_keeps_the_new_modes_shares)
 	share1 = h_rate(h, 0, end) / RATE;
 	near(share1, 0.2, 0.03);
 
-	o.present = CAKE_OPT_FLOW_MODE;
-	o.flow_mode = CAKE_FLOW_TRIPLE;
-	cr_assert_eq(cake_configure(h->q, &o, h->now), 0);
+	cr_assert_eq(cake_configure(h->q, &triple, h->now), 0);
 	for (i = 0; i < 9; i++) {
 		uint32_t peer = host_hash(i ? 20 : 10, 0x9e3779b9u);
 
