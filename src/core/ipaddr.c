@@ -328,6 +328,27 @@ void wg_ipaddr_endpoint_format_as(char out[static WG_IPADDR_ENDPOINT_STRLEN],
 	}
 }
 
+socklen_t wg_ipaddr_to_sockaddr(union wg_ipaddr_sockaddr *out, const struct wg_ipaddr *a,
+				uint16_t port, uint32_t scope_id)
+{
+	memset(out, 0, sizeof(*out));
+	if (a->family == AF_INET6) {
+		out->addr6.sin6_family = AF_INET6;
+		out->addr6.sin6_port = htons(port);
+		out->addr6.sin6_addr = a->ip6;
+		if (IN6_IS_ADDR_LINKLOCAL(&a->ip6))
+			out->addr6.sin6_scope_id = scope_id;
+		return sizeof(out->addr6);
+	}
+	if (a->family == AF_INET) {
+		out->addr4.sin_family = AF_INET;
+		out->addr4.sin_port = htons(port);
+		out->addr4.sin_addr = a->ip4;
+		return sizeof(out->addr4);
+	}
+	return 0;
+}
+
 bool wg_ipaddr_endpoint_is_set(const union wg_ipaddr_sockaddr *sa)
 {
 	return sa->addr.sa_family == AF_INET || sa->addr.sa_family == AF_INET6;

@@ -158,6 +158,14 @@ WG_MUST_CHECK bool wg_ipaddr_is_host_name(const char *s, size_t len);
 /* True for an IPv6 literal with a named zone ("fe80::1%eth0"), for the edge to resolve. */
 WG_MUST_CHECK bool wg_ipaddr_is_zoned_v6_name(const char *s, size_t len);
 
+/*
+ * The socket address of a (port in host order, 0 for a raw socket) in *out; its
+ * length, or 0 when a is neither IPv4 nor IPv6. A link-local IPv6 address gets
+ * scope_id as its zone.
+ */
+WG_MUST_CHECK socklen_t wg_ipaddr_to_sockaddr(union wg_ipaddr_sockaddr *out, const struct wg_ipaddr *a,
+					       uint16_t port, uint32_t scope_id);
+
 /* True when sa holds an AF_INET or AF_INET6 endpoint. */
 WG_MUST_CHECK bool wg_ipaddr_endpoint_is_set(const union wg_ipaddr_sockaddr *sa);
 

@@ -33,27 +33,16 @@ void wg_icmp_out_open(struct wg_icmp_out *o)
 void wg_icmp_out_send(struct wg_icmp_out *o, const uint8_t *pkt, size_t len)
 {
 	int family = wg_ip_family(pkt, len), v6 = family == AF_INET6;
-	struct sockaddr_storage ss = {0};
+	struct wg_ipaddr dst = {.family = (sa_family_t)family};
+	union wg_ipaddr_sockaddr sa;
 	socklen_t sl;
 
 	if (!family || o->fd[v6] < 0)
 		return;
-	if (v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-
-		a->sin6_family = AF_INET6;
-		memcpy(&a->sin6_addr, pkt + WG_IPV6_DST_OFFSET, sizeof(a->sin6_addr));
-		if (IN6_IS_ADDR_LINKLOCAL(&a->sin6_addr))
-			a->sin6_scope_id = o->ifindex;
-		sl = sizeof(*a);
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-
-		a->sin_family = AF_INET;
-		memcpy(&a->sin_addr, pkt + WG_IPV4_DST_OFFSET, sizeof(a->sin_addr));
-		sl = sizeof(*a);
-	}
-	if (sendto(o->fd[v6], pkt, len, 0, (struct sockaddr *)&ss, sl) < 0 && errno != EAGAIN)
+	memcpy(dst.bytes, pkt + (v6 ? WG_IPV6_DST_OFFSET : WG_IPV4_DST_OFFSET),
+	       v6 ? WG_IPADDR_V6_LEN : WG_IPADDR_V4_LEN);
+	sl = wg_ipaddr_to_sockaddr(&sa, &dst, 0, o->ifindex);
+	if (sendto(o->fd[v6], pkt, len, 0, &sa.addr, sl) < 0 && errno != EAGAIN)
 		wg_log_debug("ICMP error: %s", strerror(errno));
 }
 

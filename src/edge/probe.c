@@ -104,7 +104,7 @@ void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst, uint64_t now
 {
 	int v6 = dst->family == AF_INET6, fd = socket_for(p, v6, now_ns);
 	uint8_t msg[PROBE_LEN] = {0};
-	struct sockaddr_storage ss = {0};
+	union wg_ipaddr_sockaddr sa;
 	socklen_t sl;
 
 	if (fd < 0)
@@ -118,20 +118,8 @@ void wg_probe_send(struct wg_probe *p, const struct wg_ipaddr *dst, uint64_t now
 	memcpy(msg + 8, "cakewg-a", 8);
 	if (p->raw[v6] && !v6) /* ICMPv6's the kernel computes; a ping socket's too */
 		cake_put_be16(msg + 2, cake_csum_finish(cake_csum_partial(msg, sizeof(msg), 0)));
-	if (v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_addr = dst->ip6;
-		sl = sizeof(*a);
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-
-		a->sin_family = AF_INET;
-		a->sin_addr = dst->ip4;
-		sl = sizeof(*a);
-	}
-	if (sendto(fd, msg, sizeof(msg), 0, (struct sockaddr *)&ss, sl) < 0 && errno != EAGAIN)
+	sl = wg_ipaddr_to_sockaddr(&sa, dst, 0, 0);
+	if (sendto(fd, msg, sizeof(msg), 0, &sa.addr, sl) < 0 && errno != EAGAIN)
 		wg_log_debug("autorate probe: %s", strerror(errno));
 }
 
