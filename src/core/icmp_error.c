@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "qdisc/csum.h"
-#include "qdisc/flowkey.h"
 #include "src/core/pkt.h"
 
 enum {
@@ -156,11 +155,29 @@ static size_t build(const uint8_t *pkt, uint32_t ip_len, const struct wg_ipaddr 
 	return f->hdr_bytes + l4_len;
 }
 
+enum wg_icmp_error_verdict wg_icmp_error_judge(const uint8_t *pkt, size_t len,
+					       struct cake_flowkey_hdrs *h)
+{
+	return check(pkt, len, h);
+}
+
 enum wg_icmp_error_verdict wg_icmp_error_check(const uint8_t *pkt, size_t len)
 {
 	struct cake_flowkey_hdrs h;
 
 	return check(pkt, len, &h);
+}
+
+enum wg_icmp_error_verdict wg_icmp_error_write(const uint8_t *pkt,
+					       const struct cake_flowkey_hdrs *h,
+					       const struct wg_ipaddr *src,
+					       uint8_t out[WG_ICMP_ERROR_MAX], size_t *out_len)
+{
+	*out_len = 0;
+	if (src->family != (h->family == 6 ? AF_INET6 : AF_INET))
+		return WG_ICMP_ERROR_REFUSED;
+	*out_len = build(pkt, h->ip_len, src, h->family == 6 ? &ipv6 : &ipv4, out);
+	return WG_ICMP_ERROR_BUILT;
 }
 
 enum wg_icmp_error_verdict wg_icmp_error_build(const uint8_t *pkt, size_t len,
@@ -171,10 +188,5 @@ enum wg_icmp_error_verdict wg_icmp_error_build(const uint8_t *pkt, size_t len,
 	enum wg_icmp_error_verdict v = check(pkt, len, &h);
 
 	*out_len = 0;
-	if (v != WG_ICMP_ERROR_BUILT)
-		return v;
-	if (src->family != (h.family == 6 ? AF_INET6 : AF_INET))
-		return WG_ICMP_ERROR_REFUSED;
-	*out_len = build(pkt, h.ip_len, src, h.family == 6 ? &ipv6 : &ipv4, out);
-	return WG_ICMP_ERROR_BUILT;
+	return v == WG_ICMP_ERROR_BUILT ? wg_icmp_error_write(pkt, &h, src, out, out_len) : v;
 }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "qdisc/flowkey.h"
 #include "src/core/ipaddr.h"
 
 enum wg_icmp_error_values {
@@ -61,6 +62,19 @@ enum wg_icmp_error_verdict {
 
 /* BUILT when the len bytes at pkt may be answered, else why not. */
 enum wg_icmp_error_verdict wg_icmp_error_check(const uint8_t *pkt, size_t len);
+
+/*
+ * The two halves of wg_icmp_error_build, for a caller that decides between them (the
+ * device asks its rate limit only for a packet that may be answered) without reading
+ * the headers twice: wg_icmp_error_judge fills *h for wg_icmp_error_write, which
+ * writes the error for a packet judged BUILT (same result as wg_icmp_error_build).
+ */
+enum wg_icmp_error_verdict wg_icmp_error_judge(const uint8_t *pkt, size_t len,
+					       struct cake_flowkey_hdrs *h);
+enum wg_icmp_error_verdict wg_icmp_error_write(const uint8_t *pkt,
+					       const struct cake_flowkey_hdrs *h,
+					       const struct wg_ipaddr *src,
+					       uint8_t out[WG_ICMP_ERROR_MAX], size_t *out_len);
 
 /*
  * Writes the error for the len bytes at pkt, from src (of the packet's family), into
