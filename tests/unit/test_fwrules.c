@@ -244,19 +244,14 @@ Test(fwrules, iptables_kill_switch_both_families)
 
 Test(fwrules, iptables_kill_switch_allow_lan)
 {
-	struct wg_fw_input in = input(true, false, true);
+	struct wg_fw_input in = input(false, true, true);
+	struct wg_devconf_buf out = {0};
+	struct wg_fw_plan plan;
 
 	in.allow_lan = true;
-	/* each family its own networks, last first as every filter rule */
+	/* each family its own networks, last first as every filter rule; no IPv4 default
+	 * route, so IPv4 has the kill switch alone */
 	expect_iptables(&in, AF_INET,
-			"*raw\n"
-			"-I PREROUTING ! -i wg0 -d 10.0.0.2 -m addrtype ! --src-type LOCAL -j "
-			"DROP" QUICK_MARK
-			"-I PREROUTING ! -i wg0 -d 10.9.9.9 -m addrtype ! --src-type LOCAL -j "
-			"DROP" QUICK_MARK "COMMIT\n"
-			"*mangle\n"
-			"-I POSTROUTING -m mark --mark 51820 -p udp -j CONNMARK --save-mark" QUICK_MARK
-			"-I PREROUTING -p udp -j CONNMARK --restore-mark" QUICK_MARK "COMMIT\n"
 			"*filter\n"
 			"-I OUTPUT ! -o wg0 -m mark ! --mark 51820 -m addrtype ! --dst-type LOCAL "
 			"-j REJECT" KILL_MARK "-I OUTPUT -d 255.255.255.255/32 -j ACCEPT" KILL_MARK
@@ -266,18 +261,16 @@ Test(fwrules, iptables_kill_switch_allow_lan)
 			"-I OUTPUT -d 172.16.0.0/12 -j ACCEPT" KILL_MARK
 			"-I OUTPUT -d 10.0.0.0/8 -j ACCEPT" KILL_MARK
 			"-I OUTPUT -o lo -j ACCEPT" KILL_MARK "COMMIT\n");
-	expect_iptables(&in, AF_INET6,
-			"*filter\n"
-			"-I OUTPUT ! -o wg0 -m mark ! --mark 51820 -m addrtype ! --dst-type LOCAL "
-			"-j REJECT" KILL_MARK "-I OUTPUT -d ff00::/8 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -d fc00::/7 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -d fe80::/10 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -p ipv6-icmp --icmpv6-type 137 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -p ipv6-icmp --icmpv6-type 136 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -p ipv6-icmp --icmpv6-type 135 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -p ipv6-icmp --icmpv6-type 134 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -p ipv6-icmp --icmpv6-type 133 -j ACCEPT" KILL_MARK
-			"-I OUTPUT -o lo -j ACCEPT" KILL_MARK "COMMIT\n");
+	cr_assert_eq(wg_fwrules_plan(&plan, &in), 0);
+	wg_fwrules_iptables_text(&plan, AF_INET6, &out);
+	cr_assert(strstr(out.data, "-j REJECT" KILL_MARK "-I OUTPUT -d ff00::/8 -j ACCEPT" KILL_MARK
+				   "-I OUTPUT -d fc00::/7 -j ACCEPT" KILL_MARK
+				   "-I OUTPUT -d fe80::/10 -j ACCEPT" KILL_MARK
+				   "-I OUTPUT -p ipv6-icmp --icmpv6-type 137 "),
+		  "%s", out.data);
+	cr_assert_null(strstr(out.data, "-d 10.0.0.0/8"), "%s", out.data);
+	wg_devconf_buf_wipe(&out);
+	wg_fwrules_free(&plan);
 }
 
 Test(fwrules, iptables_undo_takes_only_ours)
