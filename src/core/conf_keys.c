@@ -19,6 +19,7 @@
 #define SECRET_MSG   "Key is not the correct length or format: `<%n characters, not shown>'"
 #define KEY_FILE_MSG "Key is not the correct length or format in key file: `%v'"
 #define ADDR_MSG     "Unable to parse IP address: `%v'"
+#define BOOL_MSG     "`%v' is neither true nor false"
 
 /*
  * The order of the rows is the UAPI's (wireguard-tools' userspace_set_device, and
@@ -78,7 +79,7 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .type = &wg_conf_type_bool,
 	 .offset = DEV(save_config),
 	 .file_pos = 5,
-	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE, "`%v' is neither true nor false"})},
+	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE, BOOL_MSG})},
 	{.file = "PreUp",
 	 .section = WG_CONF_INTERFACE,
 	 .in = WG_CONF_FILE,
@@ -182,7 +183,16 @@ const struct wg_conf_key wg_conf_keys[] = {
 	 .type = &wg_conf_type_bool,
 	 .offset = DEV(kill_switch),
 	 .file_pos = 17,
-	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE, "`%v' is neither true nor false"})},
+	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE, BOOL_MSG})},
+	{.file = "KillSwitchAllowLAN",
+	 .section = WG_CONF_INTERFACE,
+	 .in = WG_CONF_FILE,
+	 .out = WG_CONF_FILE,
+	 .flags = WG_CONF_KEY_QUICK | WG_CONF_KEY_CAKEWG,
+	 .type = &wg_conf_type_bool,
+	 .offset = DEV(kill_switch_allow_lan),
+	 .file_pos = 18,
+	 .msgs = MSGS({WG_CONF_E_VALUE, WG_CONF_FILE, BOOL_MSG})},
 
 	/* [Interface]: wg's keys */
 	{.file = "PrivateKey",

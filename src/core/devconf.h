@@ -160,6 +160,7 @@ struct wg_devconf {
 	struct wg_devconf_strlist pre_up, post_up, pre_down, post_down;
 	bool save_config;
 	bool kill_switch; /* KillSwitch: `cakewg up`'s rules, src/core/fwrules.h */
+	bool kill_switch_allow_lan; /* KillSwitchAllowLAN: the kill switch lets the LAN pass */
 	/* tc-cake option strings as written (NULL when the key is absent) */
 	char *cake;
 	char *cake_ingress; /* WG_DEVCONF_CAKE_INGRESS_OFF removes the ingress instance */

@@ -26,6 +26,22 @@ static const struct wg_fw_chain kill_chains[] = {
 	{"output", WG_FW_HOOK_OUTPUT, WG_FW_PRIO_FILTER},
 };
 
+#define V4(a, b, c, d, bits) {.addr = {.family = AF_INET, .bytes = {a, b, c, d}}, .cidr = bits}
+#define V6(a, b, bits)	     {.addr = {.family = AF_INET6, .bytes = {a, b}}, .cidr = bits}
+
+/* What KillSwitchAllowLAN lets pass: the local networks, as "allow LAN" in VPN clients. */
+static const struct wg_ipaddr_prefix lan_ranges[] = {
+	V4(10, 0, 0, 0, 8),	    /* RFC 1918 private */
+	V4(172, 16, 0, 0, 12),	    /* RFC 1918 private */
+	V4(192, 168, 0, 0, 16),	    /* RFC 1918 private */
+	V4(169, 254, 0, 0, 16),	    /* RFC 3927 link-local */
+	V4(224, 0, 0, 0, 4),	    /* RFC 5771 multicast */
+	V4(255, 255, 255, 255, 32), /* RFC 919 limited broadcast (DHCP) */
+	V6(0xfe, 0x80, 10),	    /* RFC 4291 link-local */
+	V6(0xfc, 0x00, 7),	    /* RFC 4193 unique local */
+	V6(0xff, 0x00, 8),	    /* RFC 4291 multicast */
+};
+
 static const char *const hook_names[] = {
 	[WG_FW_HOOK_PREROUTING] = "prerouting",
 	[WG_FW_HOOK_POSTROUTING] = "postrouting",
@@ -57,8 +73,8 @@ static size_t add_table(struct wg_fw_plan *plan, enum wg_fw_family family, const
 	return plan->n_tables++;
 }
 
-static void add_rule(struct wg_fw_plan *plan, size_t table, size_t chain,
-		     enum wg_fw_rule_kind kind, const struct wg_ipaddr *addr)
+static struct wg_fw_rule *add_rule(struct wg_fw_plan *plan, size_t table, size_t chain,
+				   enum wg_fw_rule_kind kind, const struct wg_ipaddr *addr)
 {
 	struct wg_fw_rule *r = &plan->rules[plan->n_rules++];
 
@@ -68,6 +84,7 @@ static void add_rule(struct wg_fw_plan *plan, size_t table, size_t chain,
 	r->kind = kind;
 	if (addr)
 		r->addr = *addr;
+	return r;
 }
 
 /* add_default for one family: the table, its chains, a drop per address, save, restore. */
@@ -88,11 +105,11 @@ int wg_fwrules_plan(struct wg_fw_plan *plan, const struct wg_fw_input *in)
 {
 	char names[WG_FW_FAMILIES][WG_FW_TABLE_NAME_SIZE];
 	bool any = in->default_v4 || in->default_v6;
-	/* per family: the drops, save and restore; the kill switch's three */
-	size_t cap = 2 * (in->n_addrs + 2) + 3;
+	/* per family: the drops, save and restore; the kill switch's three and the LAN's */
+	size_t cap = 2 * (in->n_addrs + 2) + 3 + WG_ARRAY_SIZE(lan_ranges);
 
 	memset(plan, 0, sizeof(*plan));
-	if (in->kill_switch && !any)
+	if ((in->kill_switch && !any) || (in->allow_lan && !in->kill_switch))
 		return -EINVAL;
 	if (strlen(in->ifname) >= sizeof(plan->ifname))
 		return -EINVAL;
@@ -114,6 +131,9 @@ int wg_fwrules_plan(struct wg_fw_plan *plan, const struct wg_fw_input *in)
 
 		add_rule(plan, t, 0, WG_FW_KS_LOOPBACK, NULL);
 		add_rule(plan, t, 0, WG_FW_KS_NEIGHBOUR, NULL);
+		for (size_t i = 0; in->allow_lan && i < WG_ARRAY_SIZE(lan_ranges); i++)
+			add_rule(plan, t, 0, WG_FW_KS_LAN, &lan_ranges[i].addr)->cidr =
+				lan_ranges[i].cidr;
 		add_rule(plan, t, 0, WG_FW_KS_REJECT, NULL);
 	}
 	return 0;
@@ -127,11 +147,19 @@ void wg_fwrules_free(struct wg_fw_plan *plan)
 	plan->n_tables = 0;
 }
 
+/* A WG_FW_KS_LAN rule's network, "addr/cidr". */
+static void lan_text(const struct wg_fw_rule *r, char out[static WG_IPADDR_PREFIX_STRLEN])
+{
+	struct wg_ipaddr_prefix p = {.addr = r->addr, .cidr = r->cidr};
+
+	wg_ipaddr_prefix_format(out, &p);
+}
+
 void wg_fwrules_rule_text(const struct wg_fw_plan *plan, const struct wg_fw_rule *r,
 			  struct wg_devconf_buf *out)
 {
 	const char *fam = family_names[plan->tables[r->table].family];
-	char addr[WG_IPADDR_STRLEN];
+	char addr[WG_IPADDR_STRLEN], net[WG_IPADDR_PREFIX_STRLEN];
 
 	switch (r->kind) {
 	case WG_FW_DROP_SPOOFED:
@@ -151,6 +179,11 @@ void wg_fwrules_rule_text(const struct wg_fw_plan *plan, const struct wg_fw_rule
 	case WG_FW_KS_NEIGHBOUR:
 		wg_devconf_buf_printf(out, "icmpv6 type %d-%d accept", WG_FW_ICMPV6_ND_FIRST,
 				      WG_FW_ICMPV6_ND_LAST);
+		break;
+	case WG_FW_KS_LAN:
+		lan_text(r, net);
+		wg_devconf_buf_printf(out, "%s daddr %s accept",
+				      r->addr.family == AF_INET ? "ip" : "ip6", net);
 		break;
 	case WG_FW_KS_REJECT:
 		wg_devconf_buf_printf(
@@ -214,7 +247,7 @@ static enum xt_table xt_table_of(enum wg_fw_rule_kind kind)
 static void xt_rule(const struct wg_fw_plan *plan, const struct wg_fw_rule *r,
 		    struct wg_devconf_buf *out)
 {
-	char marker[64], addr[WG_IPADDR_STRLEN];
+	char marker[64], addr[WG_IPADDR_STRLEN], net[WG_IPADDR_PREFIX_STRLEN];
 
 	wg_fwrules_iptables_marker(plan->ifname, xt_table_of(r->kind) == XT_FILTER, marker,
 				   sizeof(marker));
@@ -246,6 +279,10 @@ static void xt_rule(const struct wg_fw_plan *plan, const struct wg_fw_rule *r,
 					      type, marker, type > WG_FW_ICMPV6_ND_FIRST ? "\n" : "");
 		wg_devconf_buf_printf(out, "\n");
 		return;
+	case WG_FW_KS_LAN:
+		lan_text(r, net);
+		wg_devconf_buf_printf(out, "-I OUTPUT -d %s -j ACCEPT", net);
+		break;
 	case WG_FW_KS_REJECT:
 		wg_devconf_buf_printf(out,
 				      "-I OUTPUT ! -o %s -m mark ! --mark %u -m addrtype ! "
@@ -261,9 +298,16 @@ static bool xt_applies(const struct wg_fw_plan *plan, const struct wg_fw_rule *r
 {
 	enum wg_fw_family f = plan->tables[r->table].family;
 
-	if (f == WG_FW_INET)
-		return r->kind != WG_FW_KS_NEIGHBOUR || family == AF_INET6;
-	return f == (family == AF_INET ? WG_FW_IP : WG_FW_IP6);
+	if (f != WG_FW_INET)
+		return f == (family == AF_INET ? WG_FW_IP : WG_FW_IP6);
+	switch (r->kind) {
+	case WG_FW_KS_NEIGHBOUR:
+		return family == AF_INET6;
+	case WG_FW_KS_LAN:
+		return r->addr.family == family;
+	default:
+		return true;
+	}
 }
 
 void wg_fwrules_iptables_text(const struct wg_fw_plan *plan, sa_family_t family,

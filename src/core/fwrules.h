@@ -23,12 +23,19 @@
  * also a table `inet cakewg-killswitch-IF` whose output chain rejects what would leave
  * by another interface than the tunnel, unless it is the tunnel's own (marked) UDP or
  * goes to a local address; loopback and IPv6 neighbour discovery (ICMPv6 133-137, which
- * the underlay itself needs) pass:
+ * the underlay itself needs) pass, and with KillSwitchAllowLAN the local networks
+ * (fwrules.c's lan_ranges: RFC 1918, link-local, ULA, multicast, broadcast):
  *
  *   chain output { type filter hook output priority 0; }
  *   oifname "lo" accept
  *   icmpv6 type 133-137 accept
+ *   ip daddr 10.0.0.0/8 accept     (KillSwitchAllowLAN: one rule per range, both families)
  *   oifname != "IF" meta mark != FWMARK fib daddr type != local reject
+ *
+ * The LAN's accept changes no route: what the routing sends into the tunnel (a LAN range
+ * inside AllowedIPs without a more specific route of its own) still goes there. Nothing
+ * inbound is filtered, so no input rule is needed: a LAN host's packets arrive, and the
+ * replies pass this output chain by the same accept.
  */
 #ifndef CAKEWG_SRC_CORE_FWRULES_H
 #define CAKEWG_SRC_CORE_FWRULES_H
@@ -62,6 +69,7 @@ enum wg_fw_rule_kind {
 	WG_FW_RESTORE_MARK,  /* premangle: meta l4proto udp meta mark set ct mark */
 	WG_FW_KS_LOOPBACK,   /* output: oifname "lo" accept */
 	WG_FW_KS_NEIGHBOUR,  /* output: icmpv6 type 133-137 accept */
+	WG_FW_KS_LAN,	     /* output: ip daddr ADDR/CIDR accept (ip6 for IPv6) */
 	WG_FW_KS_REJECT,     /* output: oifname != IF meta mark != FWMARK fib daddr type != local
 				reject */
 };
@@ -96,7 +104,8 @@ struct wg_fw_rule {
 	size_t table;	       /* index into plan->tables */
 	size_t chain;	       /* index into that table's chains */
 	enum wg_fw_rule_kind kind;
-	struct wg_ipaddr addr; /* WG_FW_DROP_SPOOFED */
+	struct wg_ipaddr addr; /* WG_FW_DROP_SPOOFED; WG_FW_KS_LAN: the network */
+	uint8_t cidr;	       /* WG_FW_KS_LAN: the network's prefix length */
 };
 
 /* What the rules are made from. */
@@ -107,6 +116,7 @@ struct wg_fw_input {
 	const struct wg_ipaddr *addrs; /* the interface's addresses, both families */
 	size_t n_addrs;
 	bool kill_switch;
+	bool allow_lan; /* KillSwitchAllowLAN: the kill switch lets the local networks pass */
 };
 
 struct wg_fw_plan {
@@ -127,7 +137,8 @@ void wg_fwrules_table_names(const char *ifname,
 			    char names[static WG_FW_FAMILIES][WG_FW_TABLE_NAME_SIZE]);
 
 /* Builds the plan (empty when no family has a default route). Returns 0 or -ENOMEM /
- * -EINVAL (a kill switch without a default route, a name too long). */
+ * -EINVAL (a kill switch without a default route, allow_lan without a kill switch, a name
+ * too long). */
 WG_MUST_CHECK int wg_fwrules_plan(struct wg_fw_plan *plan, const struct wg_fw_input *in);
 void wg_fwrules_free(struct wg_fw_plan *plan);
 

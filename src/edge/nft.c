@@ -30,6 +30,9 @@ enum {
 	MSGS_PER_TABLE = 6,
 	/* A dump's datagram (libmnl's MNL_SOCKET_BUFFER_SIZE is at most 8 KiB). */
 	RX_BYTES = 16384,
+	/* Where the destination address is in an IPv4 and in an IPv6 header. */
+	IP4_DADDR_OFFSET = 16,
+	IP6_DADDR_OFFSET = 24,
 };
 
 static const uint8_t nfproto[WG_FW_FAMILIES] = {
@@ -314,6 +317,54 @@ static int payload(struct nftnl_rule *r, uint32_t base, uint32_t offset, uint32_
 	return add_expr(r, e);
 }
 
+/* (reg 1 & mask) ^ 0: a prefix's bits of a loaded address */
+static int bitwise_mask(struct nftnl_rule *r, const uint8_t *mask, uint32_t len)
+{
+	static const uint8_t zero[WG_IPADDR_V6_LEN];
+	struct nftnl_expr *e = nftnl_expr_alloc("bitwise");
+
+	if (e) {
+		nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, NFT_REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, NFT_REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
+		nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
+		nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, zero, len);
+	}
+	return add_expr(r, e);
+}
+
+/*
+ * ip|ip6 daddr NET/CIDR (a full-length CIDR: one address), as nft compares a prefix: its
+ * whole bytes alone when it ends on a byte, else the whole address masked.
+ */
+static int daddr_in(struct nftnl_rule *r, const struct wg_ipaddr *net, unsigned int cidr)
+{
+	bool v4 = net->family == AF_INET;
+	uint32_t len = v4 ? WG_IPADDR_V4_LEN : WG_IPADDR_V6_LEN;
+	uint32_t offset = v4 ? IP4_DADDR_OFFSET : IP6_DADDR_OFFSET;
+	uint8_t mask[WG_IPADDR_V6_LEN] = {0};
+	int ret;
+
+	if (cidr % 8 == 0) {
+		ret = payload(r, NFT_PAYLOAD_NETWORK_HEADER, offset, cidr / 8);
+		return ret ?: cmp(r, NFT_CMP_EQ, net->bytes, cidr / 8);
+	}
+	memset(mask, 0xff, cidr / 8);
+	mask[cidr / 8] = (uint8_t)(0xff << (8 - cidr % 8));
+	ret = payload(r, NFT_PAYLOAD_NETWORK_HEADER, offset, len);
+	ret = ret ?: bitwise_mask(r, mask, len);
+	return ret ?: cmp(r, NFT_CMP_EQ, net->bytes, len);
+}
+
+/* ip|ip6 daddr NET/CIDR in an inet table: the family first. */
+static int inet_daddr_in(struct nftnl_rule *r, const struct wg_ipaddr *net, unsigned int cidr)
+{
+	int ret = meta_load(r, NFT_META_NFPROTO);
+
+	ret = ret ?: cmp_u8(r, NFT_CMP_EQ, net->family == AF_INET ? NFPROTO_IPV4 : NFPROTO_IPV6);
+	return ret ?: daddr_in(r, net, cidr);
+}
+
 /* fib saddr|daddr type != local */
 static int fib_not_local(struct nftnl_rule *r, uint32_t flags)
 {
@@ -355,12 +406,10 @@ static int reject_port_unreachable(struct nftnl_rule *r)
 static int drop_spoofed(struct nftnl_rule *r, const struct wg_fw_plan *plan,
 			const struct wg_ipaddr *a)
 {
-	bool v4 = a->family == AF_INET;
 	int ret = meta_load(r, NFT_META_IIFNAME);
 
 	ret = ret ?: cmp_ifname(r, NFT_CMP_NEQ, plan->ifname);
-	ret = ret ?: payload(r, NFT_PAYLOAD_NETWORK_HEADER, v4 ? 16 : 24, v4 ? 4 : 16);
-	ret = ret ?: cmp(r, NFT_CMP_EQ, a->bytes, v4 ? 4 : 16);
+	ret = ret ?: daddr_in(r, a, wg_ipaddr_bits(a->family));
 	ret = ret ?: fib_not_local(r, NFTA_FIB_F_SADDR);
 	return ret ?: verdict(r, NF_DROP);
 }
@@ -400,6 +449,9 @@ static int rule_exprs(struct nftnl_rule *r, const struct wg_fw_plan *plan,
 		ret = ret ?: payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, 0, 1);
 		ret = ret ?: cmp_u8(r, NFT_CMP_GTE, WG_FW_ICMPV6_ND_FIRST);
 		ret = ret ?: cmp_u8(r, NFT_CMP_LTE, WG_FW_ICMPV6_ND_LAST);
+		return ret ?: verdict(r, NF_ACCEPT);
+	case WG_FW_KS_LAN: /* ip daddr NET accept, ip6 daddr NET accept */
+		ret = inet_daddr_in(r, &rule->addr, rule->cidr);
 		return ret ?: verdict(r, NF_ACCEPT);
 	case WG_FW_KS_REJECT: /* oifname != IF meta mark != FWMARK fib daddr type != local */
 		ret = meta_load(r, NFT_META_OIFNAME);

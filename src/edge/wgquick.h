@@ -13,9 +13,10 @@
  * `resolvconf -a [PREFIX]IFNAME -m 0 -x`; one route per allowed IP, longest prefix
  * first (Table = off: none; Table = N: into table N; otherwise the main table, where a /0
  * gets wg-quick's fwmark policy routing); for those /0s wg-quick's nftables rules and,
- * with KillSwitch, the kill switch, in one transaction (src/core/fwrules.h; without
- * nf_tables through iptables-restore); PostUp hooks. Any failure undoes what was done
- * (DNS, firewall, rules, sysctl, the interface with its addresses and routes).
+ * with KillSwitch, the kill switch (with KillSwitchAllowLAN, open to the LAN), in one
+ * transaction (src/core/fwrules.h; without nf_tables through iptables-restore); PostUp
+ * hooks. Any failure undoes what was done (DNS, firewall, rules, sysctl, the interface
+ * with its addresses and routes).
  *
  * down: PreDown hooks; SaveConfig; the policy rules (every rule that looks the fwmark
  * table up, and every `table main suppress_prefixlength 0` rule, as wg-quick's del_if);
@@ -83,8 +84,8 @@ int wg_quick_down(const char *arg, const struct wg_quick_opts *opts, char *err, 
 
 /*
  * Writes the file without the wg-quick and cakewg keys of [Interface] (Address, DNS, MTU,
- * Table, the hooks, SaveConfig, Cake, CakeIngress, UnderlayLimit, KillSwitch), as
- * `wg-quick strip` does, for
+ * Table, the hooks, SaveConfig, Cake, CakeIngress, UnderlayLimit, KillSwitch,
+ * KillSwitchAllowLAN), as `wg-quick strip` does, for
  * `wg setconf` and `wg syncconf`.
  */
 int wg_quick_strip(const char *arg, const struct wg_quick_opts *opts, FILE *out, char *err,

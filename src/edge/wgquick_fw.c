@@ -23,6 +23,9 @@ static const char *const xt_save[WG_QUICK_FAMILIES] = {"iptables-save", "ip6tabl
 
 int wg_quick_check_kill_switch(struct wg_quick *q)
 {
+	if (q->conf->kill_switch_allow_lan && !q->conf->kill_switch)
+		return wg_quick_fail(q, -EINVAL,
+				     "KillSwitchAllowLAN = true needs KillSwitch = true");
 	if (!q->conf->kill_switch)
 		return 0;
 	if (wg_quick_auto_table(q->conf) && wg_quick_has_default_route(q->conf))
@@ -65,6 +68,7 @@ static int plan(struct wg_quick *q, struct wg_fw_plan *out)
 		.default_v4 = q->fw_families & (1U << WG_QUICK_V4),
 		.default_v6 = q->fw_families & (1U << WG_QUICK_V6),
 		.kill_switch = q->conf->kill_switch,
+		.allow_lan = q->conf->kill_switch_allow_lan,
 	};
 	int ret = wg_netlink_snapshot(q->nl, &s);
 

@@ -128,7 +128,8 @@ int wg_quick_run_hooks(struct wg_quick *q, const struct wg_devconf_strlist *hook
 		       const char *phase);
 
 /* wgquick_fw.c: wg-quick's firewall rules for a default route, and the kill switch */
-/* Fails early (before anything is done) on a KillSwitch without a default route. */
+/* Fails early (before anything is done) on a KillSwitch without a default route, or a
+ * KillSwitchAllowLAN without a KillSwitch. */
 int wg_quick_check_kill_switch(struct wg_quick *q);
 /* After the routes: the rules for the families add_default saw, kill switch included,
  * in one nf_tables transaction, else through iptables-restore. */

@@ -136,6 +136,7 @@ static int add_quick(struct wg_quick *q, struct wg_devconf *out)
 	out->table_id = file->table_id;
 	out->save_config = true;
 	out->kill_switch = file->kill_switch;
+	out->kill_switch_allow_lan = file->kill_switch_allow_lan;
 	ret = ret ?: copy_list(&out->pre_up, &file->pre_up);
 	ret = ret ?: copy_list(&out->post_up, &file->post_up);
 	ret = ret ?: copy_list(&out->pre_down, &file->pre_down);

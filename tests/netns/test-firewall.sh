@@ -6,9 +6,12 @@
 #   $P"wa" 198.19.0.1/24 fd00:19::1/64          $P"wb" 198.19.0.2/24 fd00:19::2/64
 #          AllowedIPs 0.0.0.0/0, ::/0                  AllowedIPs 198.19.0.1/32, fd00:19::1/128
 #   $P"a"  198.18.0.1/24 fd00:18::1/64 <------> $P"b"  198.18.0.2/24 fd00:18::2/64
+#          192.168.18.1/24 2001:db8:18::1/64           192.168.18.2/24 2001:db8:18::2/64
 #          default via 198.18.0.2, fd00:18::2   lo     198.51.100.2, 2001:db8:51::2 (the
 #                                                      endpoint: off-link for a, reached
-#                                                      through a's default route)
+#                                                      through a's default route),
+#                                                      10.77.0.2 (a LAN range, routed by
+#                                                      a into the tunnel)
 #   ns $P-c: a scratch namespace where `nft -f` reads wg-quick's own script
 #
 # In a: net.ipv4.conf.all.rp_filter=1, and for IPv6 (which has no rp_filter sysctl) the
@@ -18,9 +21,15 @@
 # premangle rule the replies die in the reverse-path filter; a spoofed packet to the
 # tunnel address arriving on the underlay is dropped (and arrives without preraw); the kill
 # switch rejects a connection outside the tunnel, still does after `kill -9` of the
-# daemon, and goes with `down`; a failed up leaves nothing behind (bad input: in
-# test-updown.sh's table of broken files); without nf_tables, iptables-restore. After
-# every `down` `nft list ruleset` (and links, addresses, routes, rules) are as before.
+# daemon, and goes with `down`, and without KillSwitchAllowLAN rejects the LAN too; with
+# it a connection to the LAN (the underlay's 192.168.18.0/24 and fd00:18::/64) passes
+# while one to the underlay's other subnets (198.18.0.0/24, 2001:db8:18::/64) is still
+# rejected, from a SaveConfig'd file too and after `kill -9`, a LAN address routed into
+# the tunnel still goes through it, and its table is what nft makes of the traced script;
+# a failed up leaves nothing behind (bad input: in test-updown.sh's table of broken
+# files); without nf_tables, iptables-restore (KillSwitchAllowLAN's rules included).
+# After every `down` `nft list ruleset` (and links, addresses, routes, rules) are as
+# before.
 source "$(dirname "$0")/lib.sh"
 require_root wg ping diff nft python3 timeout
 
@@ -99,8 +108,13 @@ wg_quick_script() { # wg_quick_script ip|ip6
 
 pair_underlay
 mkns c
+n a ip addr add 192.168.18.1/24 dev "${P}a"
+n b ip addr add 192.168.18.2/24 dev "${P}b"
+n a ip addr add 2001:db8:18::1/64 dev "${P}a" nodad
+n b ip addr add 2001:db8:18::2/64 dev "${P}b" nodad
 n b ip addr add 198.51.100.2/32 dev lo
 n b ip addr add 2001:db8:51::2/128 dev lo
+n b ip addr add 10.77.0.2/32 dev lo
 n a ip route add default via 198.18.0.2
 n a ip -6 route add default via fd00:18::2
 n a sysctl -qw net.ipv4.conf.all.rp_filter=1
@@ -200,6 +214,7 @@ pings5 a fd00:19::2 || die "kill switch: IPv6 pings through the tunnel"
 tcp_ok 198.19.0.2 || die "kill switch: no TCP through the tunnel"
 if tcp_ok 198.18.0.2; then die "kill switch: a connection left outside the tunnel"; fi
 if tcp_ok fd00:18::2; then die "kill switch: an IPv6 connection left outside the tunnel"; fi
+if tcp_ok 192.168.18.2; then die "kill switch: the LAN passed without KillSwitchAllowLAN"; fi
 pid=$(ip netns pids "$P-a")
 [ -n "$pid" ] || die "no daemon in a"
 kill -9 $pid
@@ -212,6 +227,52 @@ grep -q "Warning: \`$A' is gone; removed the firewall rules it left" "$TMP/down.
 	{ cat "$TMP/down.err"; die "down after the crash did not say what it did"; }
 tcp_ok 198.18.0.2 || die "the LAN is unreachable after down"
 unchanged "kill switch after kill -9"
+
+lan_passes() { # lan_passes WHEN: the LAN reachable, the rest outside the tunnel not
+	local addr
+	for addr in 192.168.18.2 fd00:18::2; do
+		tcp_ok $addr || die "KillSwitchAllowLAN $1: no connection to the LAN's $addr"
+	done
+	for addr in 198.18.0.2 2001:db8:18::2; do
+		if tcp_ok $addr; then die "KillSwitchAllowLAN $1: a connection to $addr left outside the tunnel"; fi
+	done
+}
+
+log "== kill switch with KillSwitchAllowLAN: the LAN passes, nothing else, even after kill -9"
+snap
+conf_client 198.51.100.2:10002 $'KillSwitch = true\nKillSwitchAllowLAN = true\nSaveConfig = true'
+up a "$TMP/$A.conf"
+# The kernel's table is what nft makes of the traced commands.
+sed -n "s/^\[#\] nft '\(add .* inet cakewg-killswitch-$A.*\)'$/\1/p" "$TMP/up.err" >"$TMP/ks.nft"
+grep -q "ip daddr 192.168.0.0/16 accept" "$TMP/ks.nft" || { cat "$TMP/up.err"; die "no LAN rule traced"; }
+n c nft -f "$TMP/ks.nft" || die "nft refused the kill switch's script"
+diff -u <(n c nft list table inet cakewg-killswitch-$A) <(n a nft list table inet cakewg-killswitch-$A) ||
+	die "the kill switch's table is not what nft makes of its script"
+n c nft delete table inet cakewg-killswitch-$A
+wait_for 12 n a ping -c 1 -W 1 198.19.0.2 || die "no handshake with KillSwitchAllowLAN"
+pings5 a 198.19.0.2 || die "KillSwitchAllowLAN: pings through the tunnel"
+tcp_ok 198.19.0.2 || die "KillSwitchAllowLAN: no TCP through the tunnel"
+lan_passes "up"
+# 10.77.0.2 is in 10.0.0.0/8, but the routing sends it into the tunnel: there it goes.
+n a ip route get 10.77.0.2 | grep -q "dev $A " || die "10.77.0.2 is not routed into the tunnel"
+tcp_ok 10.77.0.2 || die "KillSwitchAllowLAN: no TCP to a LAN range routed into the tunnel"
+down a "$TMP/$A.conf"
+for line in "KillSwitch = true" "KillSwitchAllowLAN = true"; do
+	grep -qxF "$line" "$TMP/$A.conf" || { cat "$TMP/$A.conf"; die "SaveConfig lost: $line"; }
+done
+unchanged "KillSwitchAllowLAN down"
+up a "$TMP/$A.conf"
+wait_for 12 n a ping -c 1 -W 1 198.19.0.2 || die "no handshake from the saved file"
+lan_passes "from the saved file"
+pid=$(ip netns pids "$P-a")
+[ -n "$pid" ] || die "no daemon in a"
+kill -9 $pid
+wait_for 5 sh -c "! ip -n $P-a link show $A" || die "the interface outlived its daemon"
+lan_passes "after kill -9"
+down a "$TMP/$A.conf"
+tcp_ok 198.18.0.2 || die "the underlay is unreachable after down"
+unchanged "KillSwitchAllowLAN after kill -9"
+log "the LAN passed, 198.18.0.2 and 2001:db8:18::2 did not, before and after kill -9"
 
 log "== kill switch over an IPv6 underlay: neighbour discovery still passes"
 snap
@@ -238,7 +299,7 @@ SHIM=${CAKEWG_BUILD:-$TOP/build}/tests/libno_nftables.so
 [ -f "$SHIM" ] || die "$SHIM is not built"
 xt_rules() { n a iptables-save | grep -- '^-A' || true; n a ip6tables-save | grep -- '^-A' || true; }
 xt_rules >"$TMP/xt.before"
-conf_client 198.51.100.2:10002 "KillSwitch = true"
+conf_client 198.51.100.2:10002 $'KillSwitch = true\nKillSwitchAllowLAN = true'
 PRELOAD=$SHIM
 up a "$TMP/$A.conf"
 grep -q "^\[#\] iptables-restore -n$" "$TMP/up.err" && grep -q "^\[#\] ip6tables-restore -n$" "$TMP/up.err" ||
@@ -247,9 +308,13 @@ n a nft list table ip wg-quick-$A >/dev/null 2>&1 && die "nft was used after all
 [ "$(xt_rules | grep -c "wg-quick(8) rule for $A")" = 7 ] || { xt_rules; die "not wg-quick's rules"; }
 xt_rules | grep -q -- "-A OUTPUT ! -o $A -m mark ! --mark 0xca6c -m addrtype ! --dst-type LOCAL -m comment --comment \"cakewg kill switch for $A\" -j REJECT" ||
 	{ xt_rules; die "no kill switch rule"; }
+for net in 192.168.0.0/16 fc00::/7; do
+	xt_rules | grep -q -- "-A OUTPUT -d $net -m comment --comment \"cakewg kill switch for $A\" -j ACCEPT" ||
+		{ xt_rules; die "no LAN rule for $net"; }
+done
 wait_for 12 n a ping -c 1 -W 1 198.19.0.2 || die "no handshake with iptables' rules"
 pings5 a 198.19.0.2 || die "iptables: not 5 of 5 pings"
-if tcp_ok 198.18.0.2; then die "iptables kill switch: a connection left outside the tunnel"; fi
+lan_passes "through iptables"
 down a "$TMP/$A.conf"
 PRELOAD=
 xt_rules | diff -u "$TMP/xt.before" - || die "iptables rules left after down"

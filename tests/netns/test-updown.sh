@@ -15,7 +15,8 @@
 # auto, the daemon gone after down); Table = off; Table = 1234; hooks with %i; DNS
 # through a stand-in resolvconf, and without one; SaveConfig; existing interfaces;
 # `down` of something that is not ours; a table of broken files and failing steps (a
-# KillSwitch without a default route among them). The nftables ruleset is compared too.
+# KillSwitch without a default route, a KillSwitchAllowLAN without a KillSwitch among
+# them). The nftables ruleset is compared too.
 source "$(dirname "$0")/lib.sh"
 require_root wg ping diff
 
@@ -255,6 +256,12 @@ cases=(
 	$'[Interface]\nKillSwitch = true\nTable = off\n[Peer]\nPublicKey = '"$BPUB"$'\nAllowedIPs = 0.0.0.0/0\n'
 	"2: .*\`maybe' is neither true nor false"
 	$'[Interface]\nKillSwitch = maybe\n'
+	" KillSwitchAllowLAN = true needs KillSwitch = true"
+	$'[Interface]\nPrivateKey = '"$PRIV"$'\nAddress = 198.19.0.1/24\nKillSwitchAllowLAN = true\n[Peer]\nPublicKey = '"$BPUB"$'\nAllowedIPs = 0.0.0.0/0, ::/0\nEndpoint = 198.18.0.2:1\n'
+	" KillSwitchAllowLAN = true needs KillSwitch = true"
+	$'[Interface]\nKillSwitch = false\nKillSwitchAllowLAN = true\n[Peer]\nPublicKey = '"$BPUB"$'\nAllowedIPs = 0.0.0.0/0\n'
+	"3: .*\`on' is neither true nor false"
+	$'[Interface]\nKillSwitch = true\nKillSwitchAllowLAN = on\n'
 	"2: .*KillSwich"
 	$'[Interface]\nKillSwich = true\n'
 )

@@ -29,6 +29,7 @@ static const struct sample {
 	{"Table", "1234"},
 	{"SaveConfig", "true"},
 	{"KillSwitch", "true"},
+	{"KillSwitchAllowLAN", "true"},
 	{"PreUp", "echo pre"},
 	{"PostUp", "echo post # passed on to bash"},
 	{"PreDown", "echo pre-down"},
@@ -326,6 +327,35 @@ Test(conf_keys, every_file_key_round_trips)
 	wg_devconf_buf_wipe(&in);
 	wg_devconf_free(a);
 	wg_devconf_free(b);
+}
+
+/* KillSwitchAllowLAN: read in any case, written after KillSwitch by SaveConfig and by
+ * showconf, left out by strip. */
+Test(conf_keys, kill_switch_allow_lan_round_trips)
+{
+	static const char text[] = "[Interface]\nkillswitchallowlan = TRUE\nKillSwitch = true\n";
+	struct wg_devconf_buf save = {0}, show = {0}, strip = {0};
+	char err[WG_WGCONF_MSG_SIZE] = "";
+	struct wg_devconf *c;
+
+	cr_assert_eq(wg_wgconf_parse("f", text, strlen(text), 0, &c, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert(c->kill_switch_allow_lan);
+	cr_assert_eq(wg_wgconf_write(c, 0, &save), 0);
+	cr_assert_str_eq(save.data, "[Interface]\nKillSwitch = true\nKillSwitchAllowLAN = true\n");
+	cr_assert_eq(wg_wgconf_write(c, WG_WGCONF_SHOWCONF, &show), 0);
+	cr_assert(strstr(show.data, "KillSwitch = true\nKillSwitchAllowLAN = true\n"), "%s",
+		  show.data);
+	cr_assert_eq(wg_wgconf_write(c, WG_WGCONF_WG_ONLY, &strip), 0);
+	cr_assert_str_eq(strip.data, "[Interface]\n");
+	c->kill_switch_allow_lan = false;
+	wg_devconf_buf_wipe(&save);
+	cr_assert_eq(wg_wgconf_write(c, 0, &save), 0);
+	cr_assert_str_eq(save.data, "[Interface]\nKillSwitch = true\n");
+	wg_devconf_buf_wipe(&save);
+	wg_devconf_buf_wipe(&show);
+	wg_devconf_buf_wipe(&strip);
+	wg_devconf_free(c);
 }
 
 /* set lines -> devconf -> set text (the same lines) -> devconf; and -> get -> the same. */

@@ -105,6 +105,9 @@ Test(fwrules, no_default_route_no_rules)
 	cr_assert_eq(wg_fwrules_plan(&plan, &in), -EINVAL);
 	in.kill_switch = false;
 	in.default_v4 = true;
+	in.allow_lan = true; /* the LAN's accepts without a kill switch */
+	cr_assert_eq(wg_fwrules_plan(&plan, &in), -EINVAL);
+	in.allow_lan = false;
 	in.ifname = "a-name-too-long0";
 	cr_assert_eq(wg_fwrules_plan(&plan, &in), -EINVAL);
 }
@@ -131,6 +134,41 @@ Test(fwrules, kill_switch)
 			 "add rule inet cakewg-killswitch-wg0 output oifname != \"wg0\" meta mark != "
 			 "51820 fib daddr type != local reject\n"),
 		  "%s", out.data);
+	wg_devconf_buf_wipe(&out);
+	wg_fwrules_free(&plan);
+}
+
+/* KillSwitchAllowLAN: each local network accepted after the neighbour discovery, before
+ * the reject. */
+Test(fwrules, kill_switch_allow_lan)
+{
+	struct wg_fw_input in = input(false, true, true);
+	struct wg_devconf_buf out = {0};
+	struct wg_fw_plan plan;
+	const char *ks;
+
+	in.allow_lan = true;
+	cr_assert_eq(wg_fwrules_plan(&plan, &in), 0);
+	/* v6: one drop, save, restore; the kill switch's three and nine networks */
+	cr_assert_eq(plan.n_rules, 3 + 3 + 9);
+	wg_fwrules_nft_text(&plan, &out);
+	ks = strstr(out.data, "add rule inet cakewg-killswitch-wg0");
+	cr_assert(ks, "%s", out.data);
+	cr_assert_str_eq(
+		ks,
+		"add rule inet cakewg-killswitch-wg0 output oifname \"lo\" accept\n"
+		"add rule inet cakewg-killswitch-wg0 output icmpv6 type 133-137 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip daddr 10.0.0.0/8 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip daddr 172.16.0.0/12 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip daddr 192.168.0.0/16 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip daddr 169.254.0.0/16 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip daddr 224.0.0.0/4 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip daddr 255.255.255.255/32 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip6 daddr fe80::/10 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip6 daddr fc00::/7 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output ip6 daddr ff00::/8 accept\n"
+		"add rule inet cakewg-killswitch-wg0 output oifname != \"wg0\" meta mark != 51820 "
+		"fib daddr type != local reject\n");
 	wg_devconf_buf_wipe(&out);
 	wg_fwrules_free(&plan);
 }
@@ -202,6 +240,37 @@ Test(fwrules, iptables_kill_switch_both_families)
 			"-I OUTPUT -p ipv6-icmp --icmpv6-type 134 -j ACCEPT" KILL_MARK
 			"-I OUTPUT -p ipv6-icmp --icmpv6-type 133 -j ACCEPT" KILL_MARK
 			"-I OUTPUT -o lo -j ACCEPT" KILL_MARK "COMMIT\n");
+}
+
+Test(fwrules, iptables_kill_switch_allow_lan)
+{
+	struct wg_fw_input in = input(false, true, true);
+	struct wg_devconf_buf out = {0};
+	struct wg_fw_plan plan;
+
+	in.allow_lan = true;
+	/* each family its own networks, last first as every filter rule; no IPv4 default
+	 * route, so IPv4 has the kill switch alone */
+	expect_iptables(&in, AF_INET,
+			"*filter\n"
+			"-I OUTPUT ! -o wg0 -m mark ! --mark 51820 -m addrtype ! --dst-type LOCAL "
+			"-j REJECT" KILL_MARK "-I OUTPUT -d 255.255.255.255/32 -j ACCEPT" KILL_MARK
+			"-I OUTPUT -d 224.0.0.0/4 -j ACCEPT" KILL_MARK
+			"-I OUTPUT -d 169.254.0.0/16 -j ACCEPT" KILL_MARK
+			"-I OUTPUT -d 192.168.0.0/16 -j ACCEPT" KILL_MARK
+			"-I OUTPUT -d 172.16.0.0/12 -j ACCEPT" KILL_MARK
+			"-I OUTPUT -d 10.0.0.0/8 -j ACCEPT" KILL_MARK
+			"-I OUTPUT -o lo -j ACCEPT" KILL_MARK "COMMIT\n");
+	cr_assert_eq(wg_fwrules_plan(&plan, &in), 0);
+	wg_fwrules_iptables_text(&plan, AF_INET6, &out);
+	cr_assert(strstr(out.data, "-j REJECT" KILL_MARK "-I OUTPUT -d ff00::/8 -j ACCEPT" KILL_MARK
+				   "-I OUTPUT -d fc00::/7 -j ACCEPT" KILL_MARK
+				   "-I OUTPUT -d fe80::/10 -j ACCEPT" KILL_MARK
+				   "-I OUTPUT -p ipv6-icmp --icmpv6-type 137 "),
+		  "%s", out.data);
+	cr_assert_null(strstr(out.data, "-d 10.0.0.0/8"), "%s", out.data);
+	wg_devconf_buf_wipe(&out);
+	wg_fwrules_free(&plan);
 }
 
 Test(fwrules, iptables_undo_takes_only_ours)

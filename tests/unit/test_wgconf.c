@@ -412,6 +412,7 @@ static const struct {
 	 "wg0.conf:2: Table is neither auto, off, main, local, default nor 1-4294967295: `wan'"},
 	{"[Interface]\nSaveConfig = yes\n", "wg0.conf:2: `yes' is neither true nor false"},
 	{"[Interface]\nSaveConfig =\n", "wg0.conf:2: `' is neither true nor false"},
+	{"[Interface]\nKillSwitchAllowLAN = yes\n", "wg0.conf:2: `yes' is neither true nor false"},
 	{"[Interface]\nAddress = 10.0.0.1/33\n",
 	 "wg0.conf:2: Address is not in the correct format: `10.0.0.1/33'"},
 	{"[Interface]\nAddress = 10.0.0.1/24 10.0.0.256\n",

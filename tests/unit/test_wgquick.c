@@ -187,6 +187,7 @@ Test(wgquick, strip_keeps_what_wg_reads)
 		{"AutorateProbe = 10.0.0.1", false},
 		{"autorateprobe=fd00::1", false},
 		{"KillSwitch = on", false},
+		{"killswitchallowlan = true", false},
 		{"# Address = commented", true},
 		{"Addresses = 1", true},
 		{"ListenPort = 51820", true},
