@@ -17,19 +17,7 @@ BAD=('bandwidth 20mbit autorate 80mbit 2mbit' 'bandwidth fast')
 
 # raw_set IF LINES: one set=1 request (LINES separated by \n); prints its reply.
 raw_set() {
-	printf 'set=1\n%b\n\n' "$2" | python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(5)
-s.connect(sys.argv[1])
-s.sendall(sys.stdin.buffer.read())
-data = b""
-while not data.endswith(b"\n\n"):
-    chunk = s.recv(4096)
-    if not chunk:
-        break
-    data += chunk
-print(data.decode().strip())' "/var/run/wireguard/$1.sock"
+	printf 'set=1\n%b\n\n' "$2" | uapi_call "$1" raw
 }
 
 # bound PORT: whether a UDP socket of the namespace is bound to PORT.
@@ -57,20 +45,21 @@ egress=$(ext_val "${P}wa" cake_egress)
 ingress=$(ext_val "${P}wa" cake_ingress)
 [ -n "$egress" ] && [ -n "$ingress" ] || die "no cake_egress or cake_ingress in cakewg_get"
 
-for bad in "${BAD[@]}"; do
-	alone=$(raw_set "${P}wa" "cake=$bad")
-	[ "$alone" != errno=0 ] || die "cake=$bad was taken"
-	got=$(raw_set "${P}wa" "listen_port=10005\nfwmark=34\ncake=$bad")
-	log "cake=$bad: alone $alone, with a new port and fwmark $got"
+# refused KEY BAD LINES: KEY=BAD alone is refused, LINES with KEY=BAD get the same
+# reply, and the underlay stays as it was.
+refused() {
+	local alone got
+	alone=$(raw_set "${P}wa" "$1=$2")
+	[ "$alone" != errno=0 ] || die "$1=$2 was taken"
+	got=$(raw_set "${P}wa" "$3\n$1=$2")
+	log "$1=$2: alone $alone, with $3: $got"
 	[ "$got" = "$alone" ] || die "refused with $got, not $alone as the CAKE string alone"
 	same_underlay
+}
 
-	alone=$(raw_set "${P}wa" "cake_ingress=$bad")
-	[ "$alone" != errno=0 ] || die "cake_ingress=$bad was taken"
-	got=$(raw_set "${P}wa" "listen_port=10005\ncake=bandwidth 7mbit diffserv4\ncake_ingress=$bad")
-	log "cake_ingress=$bad: alone $alone, with a new port and egress $got"
-	[ "$got" = "$alone" ] || die "refused with $got, not $alone as the CAKE string alone"
-	same_underlay
+for bad in "${BAD[@]}"; do
+	refused cake "$bad" 'listen_port=10005\nfwmark=34'
+	refused cake_ingress "$bad" 'listen_port=10005\ncake=bandwidth 7mbit diffserv4'
 	[ "$(ext_val "${P}wa" cake_egress)" = "$egress" ] ||
 		die "the egress changed: $(ext_val "${P}wa" cake_egress)"
 	[ "$(ext_val "${P}wa" cake_ingress)" = "$ingress" ] ||
