@@ -187,7 +187,7 @@ static void reconfigure(struct cake *q)
 	q->buffer_limit = memory_limit(q);
 }
 
-static int validate(const struct cake_options *o)
+int cake_options_check(const struct cake_options *o)
 {
 	uint32_t p = o->present;
 
@@ -261,7 +261,7 @@ static void apply(struct cake *q, const struct cake_options *o)
 
 int cake_configure(struct cake *q, const struct cake_options *opts, uint64_t now_ns)
 {
-	int err = validate(opts);
+	int err = cake_options_check(opts);
 
 	(void)now_ns;
 	if (err)
@@ -288,7 +288,7 @@ struct cake *cake_new(const struct cake_params *params, const struct cake_option
 	struct cake *q;
 	unsigned int i;
 
-	if (!params || !params->ops || !params->ops->drop || (opts && validate(opts)))
+	if (!params || !params->ops || !params->ops->drop || (opts && cake_options_check(opts)))
 		return NULL;
 	q = calloc(1, sizeof(*q));
 	if (!q)

@@ -194,6 +194,10 @@ void cake_free(struct cake *q);
 int cake_configure(struct cake *q, const struct cake_options *opts,
 		   uint64_t now_ns) CAKE_MUST_CHECK;
 
+/* What cake_configure() and cake_new() refuse, checked without an instance: 0, or
+ * -EINVAL if a present field of opts is out of range. */
+int cake_options_check(const struct cake_options *opts) CAKE_MUST_CHECK;
+
 /*
  * The link's MTU changed (the kernel's cake_reconfigure after psched_mtu changes):
  * mtu_bytes replaces cake_params.mtu_bytes (0: CAKE_DEFAULT_MTU_BYTES), and what derives

@@ -189,7 +189,8 @@ bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_n
 uint64_t wg_device_rx_flush(struct wg_device *dev, uint64_t now_ns);
 
 /* Applies tc-cake options to the egress instance, or to the ingress one (created on first
- * use; WG_DEVCONF_CAKE_INGRESS_OFF removes it). 0, or -EINVAL with a one-line reason in err. */
+ * use; WG_DEVCONF_CAKE_INGRESS_OFF removes it). 0, or -EINVAL with a one-line reason in err.
+ * Both at once, checked before either changes: src/core/device_cake.h. */
 int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options, char *err,
 		       size_t err_len, uint64_t now_ns);
 

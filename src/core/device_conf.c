@@ -13,8 +13,12 @@
 
 #include "crypto/ct.h"
 #include "src/core/device.h"
+#include "src/core/device_cake.h"
 #include "src/core/device_netchange.h"
 #include "src/core/send.h"
+
+/* The longest error line a check logs. */
+enum { CONF_ERR_LEN = 160 };
 
 static bool is_own_key(const struct wg_noise_identity *id, const uint8_t pub[NOISE_PUBLIC_KEY_LEN])
 {
@@ -44,6 +48,7 @@ static void set_identity(struct wg_noise_identity *id, const uint8_t key[NOISE_P
 
 void wg_device_change_deinit(struct wg_device_change *c)
 {
+	wg_device_cake_abandon(&c->cake);
 	for (size_t i = 0; c->fresh && i < c->conf->n_peers; i++)
 		if (c->fresh[i])
 			wg_peer_put(c->fresh[i]);
@@ -99,18 +104,37 @@ static void reserve(struct wg_device *dev, const struct wg_device_change *c)
 	(void)wg_allowedips_reserve_peers(&dev->allowedips, n);
 }
 
+int wg_device_change_check(struct wg_device *dev, struct wg_device_change *c, uint64_t now_ns)
+{
+	char err[CONF_ERR_LEN];
+	int ret;
+
+	wg_device_cake_abandon(&c->cake);
+	c->checked = false;
+	ret = wg_device_cake_check(dev, &c->cake, c->conf->cake, c->conf->cake_ingress, err,
+				   sizeof(err), now_ns);
+	if (ret) {
+		wg_device_log(dev, WG_LOG_ERROR, "%s", err);
+		return ret;
+	}
+	c->checked = true;
+	return 0;
+}
+
 int wg_device_change_begin(struct wg_device *dev, struct wg_device_change *c, uint64_t now_ns)
 {
-	const struct wg_devconf *conf = c->conf;
-	char err[160];
-	int ret = 0;
+	char err[CONF_ERR_LEN];
+	int ret;
 
-	/* First, as they are what may fail: a request refused here changed nothing. */
 	dev->now_ns = now_ns;
-	if (conf->cake)
-		ret = wg_device_set_cake(dev, false, conf->cake, err, sizeof(err), now_ns);
-	if (!ret && conf->cake_ingress)
-		ret = wg_device_set_cake(dev, true, conf->cake_ingress, err, sizeof(err), now_ns);
+	if (!c->checked) {
+		ret = wg_device_change_check(dev, c, now_ns);
+		if (ret)
+			return ret;
+	}
+	/* Checked: only memory can fail it now. */
+	c->checked = false;
+	ret = wg_device_cake_commit(dev, &c->cake, err, sizeof(err), now_ns);
 	if (ret) {
 		wg_device_log(dev, WG_LOG_ERROR, "%s", err);
 		return ret;

@@ -9,9 +9,13 @@
  * work:
  *
  *   wg_device_change_prepare(c, conf, identity)   anywhere: touches no device
- *   wg_device_change_begin(dev, c, now)           the checks that depend on the device,
- *                                                 then the CAKE options: a failure here
- *                                                 leaves the device as it was
+ *   wg_device_change_check(dev, c, now)           optional: the checks that depend on the
+ *                                                 device (the CAKE options of both
+ *                                                 instances), changing nothing
+ *   wg_device_change_begin(dev, c, now)           the check unless done, then the CAKE
+ *                                                 options applied: a refusal leaves the
+ *                                                 device as it was, and after the check
+ *                                                 only a lack of memory can fail it
  *   wg_device_change_step(dev, c, budget, now)    until it returns 0 (or -errno)
  *   wg_device_change_deinit(c)                    frees what was not used
  *
@@ -35,6 +39,7 @@
 #include <stdint.h>
 
 #include "src/core/devconf.h"
+#include "src/core/device_cake.h"
 #include "src/core/noise.h"
 
 struct wg_device;
@@ -70,6 +75,8 @@ struct wg_device_change {
 	enum wg_device_change_stage stage;
 	size_t next;		       /* the next peer record */
 	struct wg_peer *next_peer;     /* REKEY_PEERS: the next existing peer */
+	struct wg_device_cake_change cake; /* checked, until begin applies it */
+	bool checked;		       /* cake holds the check of the device as it is */
 };
 
 /*
@@ -79,8 +86,13 @@ struct wg_device_change {
  */
 int wg_device_change_prepare(struct wg_device_change *c, const struct wg_devconf *conf,
 			     const struct wg_noise_identity *current);
-/* On the datapath: checks the CAKE options against the instances and applies them. 0,
- * or -errno with nothing changed. */
+/* On the datapath: checks the CAKE options of both instances against them (a new
+ * instance's defaults for an ingress one not created yet), logs and returns what
+ * refuses them (-errno), else 0; the device does not change. Nothing else may change
+ * the instances before begin. */
+int wg_device_change_check(struct wg_device *dev, struct wg_device_change *c, uint64_t now_ns);
+/* On the datapath: the check unless done, then the CAKE options applied. 0, or -errno
+ * with nothing changed (after a check: -ENOMEM only, the egress perhaps changed). */
 int wg_device_change_begin(struct wg_device *dev, struct wg_device_change *c, uint64_t now_ns);
 /* On the datapath: applies up to about budget units. WG_DEVICE_CONF_MORE, 0 when the
  * whole change is applied, or -ENOMEM. */

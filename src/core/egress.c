@@ -180,32 +180,77 @@ void wg_egress_deinit(struct wg_egress *eg)
 	cw_memzero(&eg->hash_key, sizeof(eg->hash_key));
 }
 
-int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, size_t err_len,
-			uint64_t now_ns)
+static void reject(const char *options, char *err, size_t err_len)
 {
-	struct cake_options change, merged = eg->opts, cake_opts;
+	snprintf(err, err_len, "CAKE rejected the options `%s'", options);
+}
+
+/* What a new instance starts with (wg_egress_init), for a change checked before it
+ * exists: no queue, no controller. */
+static void fresh_instance(struct wg_egress *eg)
+{
+	memset(eg, 0, sizeof(*eg));
+	cake_options_defaults(&eg->opts);
+}
+
+int wg_egress_prepare(const struct wg_egress *eg, const char *options, struct wg_egress_change *ch,
+		      char *err, size_t err_len, uint64_t now_ns)
+{
+	struct wg_egress fresh;
+	struct cake_options change;
 	struct cake_parse_err perr;
-	struct wg_autorate *ar;
 	int ret;
 
+	if (!eg) {
+		fresh_instance(&fresh);
+		eg = &fresh;
+	}
+	memset(ch, 0, sizeof(*ch));
 	memset(&change, 0, sizeof(change));
 	ret = cake_options_parse(options, &change, &perr);
 	if (ret) {
 		snprintf(err, err_len, "%s", perr.msg);
 		return ret;
 	}
-	cake_options_merge_at(&merged, &change, wg_autorate_rate_now(eg));
-	ret = wg_autorate_prepare(eg, &merged, &cake_opts, &ar, err, err_len, now_ns);
+	ch->merged = eg->opts;
+	cake_options_merge_at(&ch->merged, &change, wg_autorate_rate_now(eg));
+	ret = wg_autorate_prepare(eg, &ch->merged, &ch->cake_opts, &ch->autorate, err, err_len,
+				  now_ns);
 	if (ret)
 		return ret;
-	ret = cake_configure(eg->q, &cake_opts, now_ns);
+	ch->owns_autorate = ch->autorate && ch->autorate != eg->autorate;
+	ret = cake_options_check(&ch->cake_opts);
 	if (ret) {
-		wg_autorate_abandon(eg, ar);
-		snprintf(err, err_len, "CAKE rejected the options `%s'", options);
+		wg_egress_abandon(ch);
+		reject(options, err, err_len);
+	}
+	return ret;
+}
+
+void wg_egress_abandon(struct wg_egress_change *ch)
+{
+	struct wg_egress fresh;
+
+	if (ch->owns_autorate) { /* not the instance's: a fresh one frees it */
+		fresh_instance(&fresh);
+		wg_autorate_abandon(&fresh, ch->autorate);
+	}
+	memset(ch, 0, sizeof(*ch));
+}
+
+int wg_egress_commit(struct wg_egress *eg, struct wg_egress_change *ch, const char *options,
+		     char *err, size_t err_len, uint64_t now_ns)
+{
+	int ret = cake_configure(eg->q, &ch->cake_opts, now_ns);
+
+	if (ret) { /* wg_egress_prepare() checked them: not expected */
+		wg_egress_abandon(ch);
+		reject(options, err, err_len);
 		return ret;
 	}
-	wg_autorate_commit(eg, ar);
-	eg->opts = merged;
+	wg_autorate_commit(eg, ch->autorate);
+	eg->opts = ch->merged;
+	memset(ch, 0, sizeof(*ch));
 	return 0;
 }
 

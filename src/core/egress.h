@@ -12,6 +12,7 @@
 #ifndef CAKEWG_SRC_CORE_EGRESS_H
 #define CAKEWG_SRC_CORE_EGRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,10 +49,27 @@ struct wg_egress {
 int wg_egress_init(struct wg_egress *eg, struct wg_device *dev, bool ingress, uint64_t now_ns);
 /* Hands every queued packet back to the device's pools. */
 void wg_egress_deinit(struct wg_egress *eg);
-/* Applies tc-cake options (tc `change` semantics: only what the string names changes).
- * 0, or -EINVAL with a one-line message naming the bad word in err. */
-int wg_egress_configure(struct wg_egress *eg, const char *options, char *err, size_t err_len,
-			uint64_t now_ns);
+/* tc-cake options (tc `change` semantics: only what the string names changes) parsed
+ * and checked against an instance, not yet in force. */
+struct wg_egress_change {
+	struct cake_options merged;    /* the instance's options once committed */
+	struct cake_options cake_opts; /* what CAKE is configured with (at autorate's rate) */
+	struct wg_autorate *autorate;  /* wg_autorate_prepare()'s controller */
+	bool owns_autorate;	       /* a new one, not the instance's in force */
+};
+
+/* Parses options and checks them against eg, or against a new instance's defaults when
+ * eg is NULL (an instance to be created). Changes nothing. 0 (then commit or abandon
+ * ch), or -EINVAL / -ENOMEM with a one-line message naming the bad word in err. */
+int wg_egress_prepare(const struct wg_egress *eg, const char *options, struct wg_egress_change *ch,
+		      char *err, size_t err_len, uint64_t now_ns);
+/* Puts a prepared change in force on eg, the instance it was checked against (or the one
+ * created since, for NULL) and not changed since. 0, or -EINVAL if CAKE refused it
+ * after all (then as abandoned, and err says so, naming options). */
+int wg_egress_commit(struct wg_egress *eg, struct wg_egress_change *ch, const char *options,
+		     char *err, size_t err_len, uint64_t now_ns);
+/* Frees what prepare made. A zeroed or committed ch is fine. */
+void wg_egress_abandon(struct wg_egress_change *ch);
 /* The tunnel's MTU changed: CAKE's mtu (the tins' target at low rates, the packet-limit
  * memory cap) follows, as the largest encapsulated size at that MTU. */
 void wg_egress_set_mtu(struct wg_egress *eg, uint32_t mtu);

@@ -7,6 +7,13 @@
  * of leaving tombstones, so lookups stay short, never allocate and always end at a free
  * slot.
  *
+ * Halving is spread over the inserts and removals that follow the one that started it:
+ * each clears, then copies, at most WG_HASHTAB_SHRINK_STEP slots of the smaller array
+ * (halving 262144 slots at once, as 100,000 peers were removed, held the datapath for
+ * milliseconds). The smaller array holds exactly the entries at positions below its
+ * cursor; lookups use the table's own array until the copy is complete and takes its
+ * place. Room reserved for more than the smaller array would hold abandons it.
+ *
  * The caller keeps the array, its size and its count in its own table struct, hashes its
  * keys, and defines its slot as a struct whose first member is struct wg_hashtab_slot,
  * followed by whatever it keeps per entry (a key to compare). A hash a remote party can
@@ -23,6 +30,17 @@ struct wg_hashtab_slot {
 	void *item;    /* NULL marks a free slot */
 	uint32_t hash; /* the caller's hash of the key; its low bits pick the home slot */
 	uint32_t tag;  /* the caller's own, kept with the item (index.c: the item's type) */
+};
+
+/* The slots one insert or removal copies of a halving under way. */
+#define WG_HASHTAB_SHRINK_STEP 512
+
+/* A halving under way, kept by the caller next to its array (zeroed: none). */
+struct wg_hashtab_shrink {
+	void *slots;	/* the smaller array being filled, or NULL */
+	size_t size;	/* its slots */
+	size_t cleared; /* its slots cleared so far: copying starts when all are */
+	size_t cursor;	/* the table's slots below it are copied */
 };
 
 struct wg_hashtab_shape {
@@ -46,20 +64,28 @@ void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t 
  * freed), with *size and *count updated; NULL when out of memory, with nothing changed.
  */
 void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, const void *slot);
+			size_t *count, struct wg_hashtab_shrink *shrink, const void *slot);
 
 /* Grows the table of count entries so that extra more fit without growing again (a big
  * insertion then moves the entries once, while they are few). Returns the array now in
  * use, as insert does; NULL when out of memory, with nothing changed. */
 void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			 size_t count, size_t extra);
+			 size_t count, struct wg_hashtab_shrink *shrink, size_t extra);
 
 /*
- * Empties slot, which wg_hashtab_find returned for this array, and shrinks the table when
- * the load falls below an eighth. Returns the array now in use, as insert does; if memory
- * is short for the smaller array, the bigger one stays. Never NULL.
+ * Empties slot, which wg_hashtab_find returned for this array, and starts halving the
+ * table when the load falls below an eighth. Returns the array now in use, as insert
+ * does; if memory is short for the smaller array, the bigger one stays. Never NULL.
  */
 void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, void *slot);
+			size_t *count, struct wg_hashtab_shrink *shrink, void *slot);
+
+/* Gives slot, which wg_hashtab_find returned for this array, a new item (not NULL) and
+ * tag; the rest of the caller's slot must not change. */
+void wg_hashtab_set_item(const struct wg_hashtab_shape *shape, void *slots,
+			 struct wg_hashtab_shrink *shrink, void *slot, void *item, uint32_t tag);
+
+/* Frees a halving's array (the caller's table is freed): shrink is zeroed. */
+void wg_hashtab_shrink_free(struct wg_hashtab_shrink *shrink);
 
 #endif

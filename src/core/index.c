@@ -61,6 +61,7 @@ void wg_index_table_init(struct wg_index_table *t)
 void wg_index_table_deinit(struct wg_index_table *t)
 {
 	free(t->slots);
+	wg_hashtab_shrink_free(&t->shrink);
 	wg_index_table_init(t);
 }
 
@@ -91,7 +92,7 @@ int wg_index_insert(struct wg_index_table *t, void *item, enum wg_index_type typ
 	if (!fresh)
 		return -EAGAIN;
 	s.head.hash = mix(fresh);
-	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;
@@ -108,8 +109,7 @@ int wg_index_replace(struct wg_index_table *t, uint32_t index, const void *old_i
 		return -EINVAL;
 	if (!s || s->head.item != old_item)
 		return -ENOENT;
-	s->head.item = new_item;
-	s->head.tag = type;
+	wg_hashtab_set_item(&shape, t->slots, &t->shrink, s, new_item, type);
 	return 0;
 }
 
@@ -119,7 +119,7 @@ int wg_index_remove(struct wg_index_table *t, uint32_t index, const void *item)
 
 	if (!s || s->head.item != item)
 		return -ENOENT;
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
 	return 0;
 }
 

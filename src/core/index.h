@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/core/hashtab.h"
 #include "src/core/messages.h"
 #include "src/core/rng.h"
 
@@ -36,9 +37,10 @@ enum wg_index_limits {
 struct wg_index_slot;
 
 struct wg_index_table {
-	struct wg_index_slot *slots; /* NULL until the first insert */
-	size_t size;		     /* slots, a power of two, or 0 */
-	size_t count;		     /* indices in use */
+	struct wg_index_slot *slots;	 /* NULL until the first insert */
+	size_t size;			 /* slots, a power of two, or 0 */
+	size_t count;			 /* indices in use */
+	struct wg_hashtab_shrink shrink; /* a halving under way (hashtab.h) */
 };
 
 void wg_index_table_init(struct wg_index_table *t);

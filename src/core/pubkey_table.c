@@ -53,6 +53,7 @@ void wg_pubkey_table_init(struct wg_pubkey_table *t, const struct wg_rng *rng)
 void wg_pubkey_table_deinit(struct wg_pubkey_table *t)
 {
 	free(t->slots);
+	wg_hashtab_shrink_free(&t->shrink);
 	cw_memzero(t, sizeof(*t));
 }
 
@@ -69,7 +70,7 @@ int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PU
 	if (t->count >= WG_PUBKEY_TABLE_MAX_ENTRIES)
 		return -ENOSPC;
 	memcpy(s.key, key, sizeof(s.key));
-	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;
@@ -81,7 +82,7 @@ int wg_pubkey_table_reserve(struct wg_pubkey_table *t, size_t extra)
 	struct wg_pubkey_slot *slots;
 
 	extra = WG_MIN(extra, WG_PUBKEY_TABLE_MAX_ENTRIES - WG_MIN(t->count, WG_PUBKEY_TABLE_MAX_ENTRIES));
-	slots = wg_hashtab_reserve(&shape, t->slots, &t->size, t->count, extra);
+	slots = wg_hashtab_reserve(&shape, t->slots, &t->size, t->count, &t->shrink, extra);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;
@@ -95,7 +96,7 @@ int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PU
 
 	if (!s || s->head.item != peer)
 		return -ENOENT;
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "qdisc/siphash.h"
+#include "src/core/hashtab.h"
 #include "src/core/messages.h"
 #include "src/core/rng.h"
 
@@ -29,6 +30,7 @@ struct wg_pubkey_table {
 	struct wg_pubkey_slot *slots; /* NULL until the first insert */
 	size_t size;		      /* slots, a power of two, or 0 */
 	size_t count;
+	struct wg_hashtab_shrink shrink;  /* a halving under way (hashtab.h) */
 	struct cake_siphash_key hash_key; /* secret: wiped by deinit */
 };
 

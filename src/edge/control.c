@@ -91,7 +91,11 @@ static int job_begin(struct wg_control *ctl, struct wg_control_job *job, uint64_
 	job->begun = true;
 	switch (job->kind) {
 	case WG_UAPI_SET:
-		ret = ctl->ops.set_begin(ctl->ops.ctx, job->conf);
+		/* What may refuse it, before the underlay changes: after set_begin, only a
+		 * lack of memory can fail the first slice. */
+		ret = wg_device_change_check(ctl->dev, &job->change, now_ns);
+		if (!ret)
+			ret = ctl->ops.set_begin(ctl->ops.ctx, job->conf);
 		return ret ? ret : wg_device_change_begin(ctl->dev, &job->change, now_ns);
 	case WG_UAPI_GET:
 		return wg_device_snapshot_init(ctl->dev, &job->snap);

@@ -10,8 +10,11 @@
  * One request is with the datapath at a time; the others wait on the control thread in
  * arrival order. So a `get` sees the device before or after a `set`, never in between,
  * and a `set` is applied all or nothing as far as validation goes: what may refuse it
- * (the underlay's part, then the CAKE options) runs in its first slice, before the
- * device changed. The reply is sent when the last slice is done.
+ * runs in its first slice, before the device changed: the CAKE options of both
+ * instances are checked first (wg_device_change_check), then the underlay's part
+ * (which puts back what it changed when a later step of it fails), then the CAKE
+ * options are applied. Only a lack of memory part way can leave a `set` half done.
+ * The reply is sent when the last slice is done.
  *
  * Threads and ownership (doc/architecture.md §6a):
  *   control thread: its own ev_loop, the UAPI server, the queue of waiting requests, the
@@ -47,8 +50,9 @@ struct wg_control_ops {
 	void *ctx;
 	/* The time now (the daemon's tick). */
 	uint64_t (*now)(void *ctx);
-	/* Before a `set` touches the device: the underlay's part (listen port, fwmark,
-	 * underlay limit). 0, or the negative errno that refuses the set. */
+	/* Before a `set` touches the device, after its CAKE options were checked: the
+	 * underlay's part (listen port, fwmark, underlay limit). 0, or the negative errno
+	 * that refuses the set, with what it changed put back. */
 	int (*set_begin)(void *ctx, const struct wg_devconf *conf);
 	/* After a `set`'s last slice, whatever its result. */
 	void (*set_end)(void *ctx, int ret);

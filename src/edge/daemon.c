@@ -457,10 +457,35 @@ static uint64_t ctl_now(void *ctx)
 	return d->now_ns;
 }
 
+/* The underlay as a set found it: put back, best effort, when a later step fails. */
+struct underlay_was {
+	uint16_t port;
+	uint32_t fwmark, limit;
+	bool rebound, marked, limited;
+};
+
+static void underlay_put_back(struct daemon *d, const struct underlay_was *was)
+{
+	int ret;
+
+	/* The limit and the mark first: a rebind gives the new sockets both. */
+	if (was->limited && (ret = wg_underlay_set_limit(&d->udp, was->limit)))
+		wg_log_err("Unable to restore the send buffers' size: %s", strerror(-ret));
+	if (was->marked && (ret = wg_underlay_set_fwmark(&d->udp, was->fwmark)))
+		wg_log_err("Unable to restore fwmark %u: %s", was->fwmark, strerror(-ret));
+	if (was->rebound && (ret = wg_underlay_rebind(&d->udp, was->port)))
+		wg_log_err("Unable to bind listen port %u again: %s", was->port, strerror(-ret));
+}
+
 /* A set's underlay part, before the device changes (src/edge/control.h). */
 static int uapi_set_begin(void *ctx, const struct wg_devconf *conf)
 {
 	struct daemon *d = ctx;
+	struct underlay_was was = {
+		.port = d->udp.port,
+		.fwmark = d->udp.fwmark,
+		.limit = d->udp.limit_setting,
+	};
 	int ret;
 
 	if ((conf->flags & WG_DEVCONF_HAS_LISTEN_PORT) && conf->listen_port != d->udp.port) {
@@ -470,17 +495,23 @@ static int uapi_set_begin(void *ctx, const struct wg_devconf *conf)
 				   strerror(-ret));
 			return -EADDRINUSE;
 		}
+		was.rebound = true;
 	}
 	if ((conf->flags & WG_DEVCONF_HAS_FWMARK) && conf->fwmark != d->udp.fwmark) {
 		ret = wg_underlay_set_fwmark(&d->udp, conf->fwmark);
-		if (ret)
+		was.marked = true; /* a failure may leave some sockets marked */
+		if (ret) {
+			underlay_put_back(d, &was);
 			return -EADDRINUSE; /* as wireguard-go answers a failed SO_MARK */
+		}
 	}
 	/* After a rebind, so that the new sockets get it too. */
 	if (conf->flags & WG_DEVCONF_HAS_UNDERLAY_LIMIT) {
 		ret = wg_underlay_set_limit(&d->udp, conf->underlay_limit);
+		was.limited = true;
 		if (ret) {
 			wg_log_err("Unable to size the send buffers: %s", strerror(-ret));
+			underlay_put_back(d, &was);
 			return ret;
 		}
 	}

@@ -19,9 +19,10 @@ set_mtu() {
 	n "$1" ip link set dev "$2" mtu "$3"
 }
 
-# uapi_call IF get|set: sends stdin, one whole request, to IF's UAPI socket and reads the
-# reply up to its blank line. get: the reply must hold errno=0 and is printed; set: it
-# must be exactly errno=0. Otherwise it fails, saying why on stderr.
+# uapi_call IF get|set|raw: sends stdin, one whole request, to IF's UAPI socket and reads
+# the reply up to its blank line. get: the reply must hold errno=0 and is printed; set:
+# it must be exactly errno=0. Otherwise it fails, saying why on stderr. raw: the reply
+# is printed, whatever it says.
 uapi_call() {
 	python3 -c '
 import socket, sys
@@ -35,6 +36,9 @@ while not data.endswith(b"\n\n"):
     if not chunk:
         break
     data += chunk
+if sys.argv[2] == "raw":
+    print(data.decode().strip())
+    sys.exit(0)
 if sys.argv[2] == "set":
     sys.exit(0 if data == b"errno=0\n\n" else "set failed: %r" % data)
 text = data.decode()

@@ -5,6 +5,7 @@
  * a snapshot taken in steps is the snapshot taken at once.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include "src/core/device_conf.h"
 #include "src/core/uapi.h"
@@ -203,6 +204,86 @@ Test(device_conf, refused_set_changes_nothing)
 	free(after);
 	wg_devconf_free(add);
 	wg_devconf_free(bad);
+}
+
+static char last_error[256];
+
+static void log_error(void *ctx, enum wg_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void log_error(void *ctx, enum wg_log_level level, const char *fmt, va_list ap)
+{
+	(void)ctx;
+	if (level == WG_LOG_ERROR)
+		vsnprintf(last_error, sizeof(last_error), fmt, ap);
+}
+
+/* conf's result, and the error line it logged, in err. */
+static int apply_logged(const struct wg_devconf *conf, char err[sizeof(last_error)])
+{
+	unsigned int steps;
+	int ret;
+
+	last_error[0] = 0;
+	ret = apply_sliced(&A.dev, conf, &A.dev.identity, SMALL_BUDGET, &steps);
+	memcpy(err, last_error, sizeof(last_error));
+	return ret;
+}
+
+/* One request: egress options the egress takes, ingress ones refused (against a new
+ * instance's defaults, then against an instance in force). */
+static void refuse_ingress(const char *ingress_bad)
+{
+	struct wg_devconf *both = many_peers(100, 20, NULL);
+	struct wg_devconf *alone = wg_devconf_new();
+	struct cake_options egress = A.dev.egress.opts;
+	struct wg_egress *ingress = A.dev.ingress;
+	struct cake_options ingress_opts;
+	char err_alone[sizeof(last_error)], err_both[sizeof(last_error)];
+	char *before = state(&A.dev), *after;
+	int ret_alone, ret_both;
+
+	if (ingress)
+		ingress_opts = ingress->opts;
+	alone->cake_ingress = strdup(ingress_bad);
+	both->cake = strdup("bandwidth 7mbit diffserv4");
+	both->cake_ingress = strdup(ingress_bad);
+	ret_alone = apply_logged(alone, err_alone);
+	ret_both = apply_logged(both, err_both);
+	cr_assert_neq(ret_alone, 0, "%s refused", ingress_bad);
+	cr_assert_eq(ret_both, ret_alone, "refused as the ingress string alone is");
+	cr_assert_str_eq(err_both, err_alone);
+	cr_assert_neq(err_both[0], 0, "the reason logged");
+	cr_assert_eq(memcmp(&A.dev.egress.opts, &egress, sizeof(egress)), 0, "egress unchanged");
+	cr_assert_eq(A.dev.ingress, ingress, "no ingress instance made or dropped");
+	if (ingress)
+		cr_assert_eq(memcmp(&ingress->opts, &ingress_opts, sizeof(ingress_opts)), 0);
+	after = state(&A.dev);
+	cr_assert_str_eq(before, after, "no peer added");
+	free(before);
+	free(after);
+	wg_devconf_free(alone);
+	wg_devconf_free(both);
+}
+
+/* Both CAKE strings are checked before either instance changes. */
+Test(device_conf, refused_ingress_keeps_egress)
+{
+	struct wg_devconf *add = many_peers(1, 20, A.priv);
+	struct wg_devconf *ingress = wg_devconf_new();
+
+	A.dev.ops.log = log_error;
+	cr_assert_eq(wg_device_apply(&A.dev, add, now), 0);
+	cr_assert_null(A.dev.ingress);
+	refuse_ingress("bandwidth 20mbit autorate 80mbit 2mbit");
+	refuse_ingress("bandwidth fast");
+	ingress->cake_ingress = strdup("bandwidth 100mbit");
+	cr_assert_eq(wg_device_apply(&A.dev, ingress, now), 0);
+	cr_assert_not_null(A.dev.ingress);
+	refuse_ingress("bandwidth 20mbit autorate 80mbit 2mbit");
+	refuse_ingress("rtt");
+	wg_devconf_free(add);
+	wg_devconf_free(ingress);
 }
 
 /* A snapshot in steps is the snapshot at once. */

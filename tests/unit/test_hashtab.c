@@ -30,6 +30,7 @@ static const struct wg_hashtab_shape shape = {
 struct table {
 	struct test_slot *slots;
 	size_t size, count;
+	struct wg_hashtab_shrink shrink;
 };
 
 static char items[64];
@@ -39,7 +40,8 @@ static void insert(struct table *t, uint32_t key, uint32_t hash)
 {
 	struct test_slot s = {.head = {.item = &items[key], .hash = hash, .tag = key * 3},
 			      .key = key};
-	struct test_slot *slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &s);
+	struct test_slot *slots =
+		wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
 
 	cr_assert_not_null(slots, "out of memory");
 	t->slots = slots;
@@ -55,7 +57,7 @@ static void remove_key(struct table *t, uint32_t key, uint32_t hash)
 	struct test_slot *s = find(t, key, hash);
 
 	cr_assert_not_null(s, "key %u is in the table", key);
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
 	cr_assert_not_null(t->slots);
 }
 
@@ -139,12 +141,13 @@ Test(hashtab, without_match_the_hash_decides)
 		.min_slots = MIN_SLOTS,
 	};
 	struct wg_hashtab_slot *slots = NULL, *s;
+	struct wg_hashtab_shrink shrink = {0};
 	size_t size = 0, count = 0;
 
 	for (uint32_t h = 1; h <= 6; h++) {
 		struct wg_hashtab_slot in = {.item = &items[h], .hash = h * 8};
 
-		slots = wg_hashtab_insert(&by_hash, slots, &size, &count, &in);
+		slots = wg_hashtab_insert(&by_hash, slots, &size, &count, &shrink, &in);
 		cr_assert_not_null(slots);
 	}
 	for (uint32_t h = 1; h <= 6; h++) {
@@ -271,4 +274,199 @@ Test(hashtab, agrees_with_naive_model)
 		}
 	}
 	free(t.slots);
+}
+
+/* --- halving in steps: tables bigger than WG_HASHTAB_SHRINK_STEP --- */
+
+enum { BIG_KEYS = 20000 };
+
+static char big_items[BIG_KEYS];
+static bool big_in[BIG_KEYS];
+
+/* Hashes that collide in runs: runs of 16 keys share low bits; one key in 7 lands among
+ * the last slots of any power-of-two size (runs that wrap around), and one in 7 just
+ * before a step's end (runs that the copy's cursor cuts). */
+static uint32_t big_hash(uint32_t k)
+{
+	uint32_t h = (k / 16) * 2654435761u;
+
+	if (k % 7 == 0)
+		return h | 0xfffffff0u;
+	if (k % 7 == 1)
+		return (h & ~(uint32_t)(WG_HASHTAB_SHRINK_STEP - 1)) | (WG_HASHTAB_SHRINK_STEP - 4);
+	return h;
+}
+
+static void big_insert(struct table *t, uint32_t k)
+{
+	struct test_slot s = {.head = {.item = &big_items[k], .hash = big_hash(k)}, .key = k};
+	struct test_slot *slots =
+		wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
+
+	cr_assert_not_null(slots, "out of memory");
+	t->slots = slots;
+	big_in[k] = true;
+}
+
+static void big_remove(struct table *t, uint32_t k)
+{
+	struct test_slot *s = find(t, k, big_hash(k));
+
+	cr_assert_not_null(s, "key %u is in the table", k);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
+	big_in[k] = false;
+}
+
+/* Every key the model holds is found with its item, none other is; load at most half. */
+static void big_check(const struct table *t)
+{
+	size_t live = 0;
+
+	for (uint32_t k = 0; k < BIG_KEYS; k++) {
+		struct test_slot *s = find(t, k, big_hash(k));
+
+		if (big_in[k]) {
+			cr_assert_not_null(s, "key %u lost", k);
+			cr_assert_eq(s->head.item, &big_items[k]);
+			live++;
+		} else {
+			cr_assert_null(s, "key %u found after its removal", k);
+		}
+	}
+	cr_assert_eq(t->count, live);
+	cr_assert_leq(t->count * 2, t->size);
+}
+
+/* One operation: the copy advances at most one step, and the whole check runs at each
+ * change of size and every 251 operations. */
+static void big_op(struct table *t, struct det_rng *d, unsigned int grow, unsigned int *ops,
+		   unsigned int *under_way)
+{
+	uint32_t k = (uint32_t)(det_rng_next(d) % BIG_KEYS);
+	size_t size = t->size, cursor = t->shrink.cursor;
+	bool shrinking = t->shrink.slots != NULL;
+
+	if (det_rng_next(d) % 100 < grow) {
+		if (big_in[k])
+			return;
+		big_insert(t, k);
+	} else {
+		if (!big_in[k])
+			return;
+		big_remove(t, k);
+	}
+	if (shrinking && t->shrink.slots)
+		cr_assert_leq(t->shrink.cursor - cursor, WG_HASHTAB_SHRINK_STEP,
+			      "one step at a time");
+	*under_way += t->shrink.slots != NULL;
+	if (t->size != size || ++*ops % 251 == 0)
+		big_check(t);
+}
+
+Test(hashtab, halves_in_steps_and_stays_correct)
+{
+	struct det_rng d = {.state = 5};
+	struct table t = {0};
+	unsigned int ops = 0, under_way = 0;
+	size_t peak;
+
+	memset(big_in, 0, sizeof(big_in));
+	for (uint32_t k = 0; k < BIG_KEYS; k++)
+		big_insert(&t, k);
+	peak = t.size;
+	cr_assert_gt(peak, 8 * WG_HASHTAB_SHRINK_STEP);
+	/* mostly removals, with inserts among them: a halving starts, inserts and removals
+	 * run while the copy is under way, and a few bring the load back up */
+	for (int phase = 0; phase < 4; phase++) {
+		unsigned int grow = phase == 2 ? 80 : 25;
+
+		for (int step = 0; step < 60000; step++)
+			big_op(&t, &d, grow, &ops, &under_way);
+		big_check(&t);
+	}
+	cr_assert_gt(under_way, 8, "halvings spread over operations (%u)", under_way);
+	for (uint32_t k = 0; k < BIG_KEYS; k++)
+		if (big_in[k])
+			big_remove(&t, k);
+	big_check(&t);
+	cr_assert_eq(t.count, 0);
+	cr_assert_lt(t.size, peak);
+	cr_assert_leq(t.size, 2 * MIN_SLOTS, "back to a small table (%zu slots)", t.size);
+	free(t.slots);
+	wg_hashtab_shrink_free(&t.shrink);
+}
+
+/* Room reserved for more entries than the smaller array would hold abandons a halving
+ * under way; nothing is lost, and inserts go on in the bigger array. */
+Test(hashtab, reserve_abandons_a_halving)
+{
+	struct table t = {0};
+	size_t full;
+
+	memset(big_in, 0, sizeof(big_in));
+	for (uint32_t k = 0; k < BIG_KEYS; k++)
+		big_insert(&t, k);
+	full = t.size;
+	for (uint32_t k = 0; t.count * 8 >= full; k++)
+		big_remove(&t, k);
+	cr_assert_not_null(t.shrink.slots, "a halving under way");
+	cr_assert_eq(t.size, full, "the table keeps its array meanwhile");
+	big_check(&t);
+	t.slots = wg_hashtab_reserve(&shape, t.slots, &t.size, t.count, &t.shrink, full / 4);
+	cr_assert_not_null(t.slots);
+	cr_assert_null(t.shrink.slots, "abandoned");
+	cr_assert_eq(t.size, full);
+	big_check(&t);
+	for (uint32_t k = 0; k < BIG_KEYS / 2; k++)
+		if (!big_in[k])
+			big_insert(&t, k);
+	cr_assert_eq(t.size, full);
+	big_check(&t);
+	free(t.slots);
+	wg_hashtab_shrink_free(&t.shrink);
+}
+
+/* An entry key k's removal shifts: the copy follows it across the cursor both ways (from
+ * above the cursor to below it, and from a wrapped run's start to the array's end). */
+Test(hashtab, moves_across_the_cursor_are_followed)
+{
+	struct table t = {0};
+	unsigned int across = 0, wrapped = 0;
+	uint32_t next = 0;
+
+	memset(big_in, 0, sizeof(big_in));
+	for (uint32_t k = 0; k < BIG_KEYS; k++)
+		big_insert(&t, k);
+	for (int halving = 0; halving < 3; halving++) {
+		while (!t.shrink.slots)
+			if (big_in[next++])
+				big_remove(&t, next - 1);
+		while (t.shrink.slots) {
+			size_t c = t.shrink.cursor, last = t.size - 1;
+			const struct test_slot *below = &t.slots[c ? c - 1 : 0],
+					       *end = &t.slots[last];
+
+			if (!c) { /* still clearing the smaller array */
+				while (!big_in[next])
+					next++;
+				big_remove(&t, next);
+			} else if ((across + wrapped) % 2 && end->head.item &&
+				   t.slots[0].head.item) {
+				wrapped++;
+				big_remove(&t, end->key);
+			} else if (below->head.item && t.slots[c].head.item) {
+				across++;
+				big_remove(&t, below->key);
+			} else {
+				while (!big_in[next])
+					next++;
+				big_remove(&t, next);
+			}
+		}
+		big_check(&t);
+	}
+	cr_assert_gt(across, 0);
+	cr_assert_gt(wrapped, 0);
+	free(t.slots);
+	wg_hashtab_shrink_free(&t.shrink);
 }
