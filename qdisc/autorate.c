@@ -22,7 +22,14 @@
  * Target. d is bloated above T = max(target, 4 MTU times at R): 5 ms by default, as the
  * issue asks ping p99 <= idle + 10 to 15 ms; TSvals tick in 1 ms and a delayed ACK or a
  * packet time at low rates shows as delay, so at 6 Mbit/s T is 8 ms (CAKE raises its
- * own target at low rates for the same reason).
+ * own target at low rates for the same reason). On a short path (base RTT at most
+ * EARLY_RTT_MAX, 20 ms) 2 MTU times: the signal is fresh there, and with 4 the sawtooth
+ * at 3-4 Mbit/s stood at 12-16 ms, which alone missed the issue's p99. (cakewg-sim,
+ * steady 3 Mbit/s at 1 ms: queue mean 11.1 -> 7.2 ms, goodput 0.844 -> 0.853; the
+ * benchmark's traces at 0.3 ms over 24 seeds, upload p99 lte 36.5 -> 32.1 ms, lte rrul
+ * 36.1 -> 32.9, wifi rrul 63.3 -> 60.7, the rest within 2.5 ms; at 40 ms within noise.
+ * Not kept: 2 MTU times on any path, which at 40 ms, where the signal lags, took the
+ * lte uploads' p99 from 94.7 to 116.7 ms over 6 seeds.)
  *
  * Bloated (whatever the load: after a drop TCP is held by the link, not by us): while
  * the queue exists the bottleneck is busy, so D is its capacity C. Cut to
@@ -239,7 +246,9 @@ bool cake_autorate_early(const struct cake_autorate *a, struct cake_tcpts *ts,
 
 static uint32_t target_us(const struct cake_autorate *a)
 {
-	uint64_t mtus = (uint64_t)CAKE_AUTORATE_MTUS_IN_TARGET * a->cfg.mtu_bytes * US_PER_S / a->rate;
+	uint32_t n = rtt_base(a) && rtt_base(a) <= EARLY_RTT_MAX_US ? CAKE_AUTORATE_MTUS_IN_TARGET_SHORT
+								      : CAKE_AUTORATE_MTUS_IN_TARGET;
+	uint64_t mtus = (uint64_t)n * a->cfg.mtu_bytes * US_PER_S / a->rate;
 
 	return mtus > a->cfg.target_us ? (uint32_t)(mtus > UINT32_MAX ? UINT32_MAX : mtus)
 				       : a->cfg.target_us;

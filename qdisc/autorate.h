@@ -26,7 +26,8 @@ enum cake_autorate_defaults {
 	CAKE_AUTORATE_TICK_MS = 50,
 	CAKE_AUTORATE_TARGET_US = 5000, /* queueing delay the bottleneck may add */
 	CAKE_AUTORATE_MTU_BYTES = 1500, /* raises the target to ... */
-	CAKE_AUTORATE_MTUS_IN_TARGET = 4, /* ... this many MTU times at low rates */
+	CAKE_AUTORATE_MTUS_IN_TARGET = 4, /* ... this many MTU times at low rates, */
+	CAKE_AUTORATE_MTUS_IN_TARGET_SHORT = 2, /* ... this many on a short path (see .c) */
 };
 #define CAKE_AUTORATE_TICK_NS ((uint64_t)CAKE_AUTORATE_TICK_MS * 1000000u)
 /* How often a caller asks cake_autorate_early between ticks. */

@@ -174,6 +174,30 @@ Test(sim_link, early_tick_on_a_short_path)
 	cr_assert_geq(late, 3.10, "no early tick on a long path");
 }
 
+/*
+ * On a short path the target at low rates is 2 MTU times, not 4 (autorate.c): at a
+ * steady 3 Mbit/s (4 ms a packet) behind a 1 ms base RTT the controller keeps the
+ * bottleneck's queue under that target (8 ms) on average, where with 4 MTU times
+ * (16 ms) it averaged 11 ms; and it stays near the capacity.
+ */
+Test(sim_link, short_path_low_rate_target)
+{
+	struct scenario sc = { .up_flows = 4, .n = { 1, 1 }, .secs = { { 21 }, { 21 } },
+			       .mbit = { { 3 }, { 40 } }, .start = { 2.9, 40 }, .rtt_ms = 1 };
+	struct cake_link *s = sim(&sc, AUTORATE);
+	struct cake_link_summary sum;
+
+	run(s, 20);
+	cake_link_summarise(s, CAKE_LINK_UP, S(5), S(20), &sum);
+	printf("steady 3 Mbit/s, 1 ms path: queue mean %.1f p50 %.1f p99 %.1f ms, goodput %.3f "
+	       "of the capacity\n",
+	       (double)sum.qdelay_mean_ns / 1e6, (double)sum.qdelay_p50_ns / 1e6,
+	       (double)sum.qdelay_p99_ns / 1e6, sum.goodput_share);
+	cr_assert_lt(sum.qdelay_mean_ns, 8 * MS, "under 2 MTU times at 3 Mbit/s");
+	cr_assert_geq(sum.goodput_share, 0.80);
+	cake_link_free(s);
+}
+
 Test(sim_link, rise_6_to_35_recovers)
 {
 	struct scenario sc = { .up_flows = 4, .n = { 2, 1 }, .secs = { { 10, 10 }, { 20 } },
