@@ -578,6 +578,10 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	if (retrans) {
 		t->st.karn_skips++;
 		f->n_seg = 0; /* Karn: an ACK may answer either copy */
+		if (s->has_ts && (!(f->flags & F_OUT_TS) || after(s->tsval, f->last_out_tsval))) {
+			f->last_out_tsval = s->tsval;
+			f->flags |= F_OUT_TS;
+		}
 	} else if (s->has_ts) {
 		record_out_ts(f, s, now);
 	}

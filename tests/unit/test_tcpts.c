@@ -172,6 +172,33 @@ Test(tcpts, karn_no_sample_from_a_retransmission)
 	cake_tcpts_free(t);
 }
 
+/*
+ * A retransmission's TSval is not a fresh one: a new segment carrying it later (the same
+ * tick, let out of a queue 40 ms after) must not be timed as its first carrier, or the
+ * echo, which the retransmission caused, gives an RTT far too low (20 ms for 60 here).
+ */
+Test(tcpts, a_retransmissions_tsval_times_no_later_segment)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 9, .seq = 1, .payload = 100,
+				   .tsval = 1000},
+	     0, 0);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 9, .seq = 1, .payload = 100,
+				   .tsval = 1200},
+	     0, 200 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 9, .seq = 101, .payload = 100,
+				   .tsval = 1200},
+	     0, 240 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 9, .ack = 201, .tsecr = 1200},
+	     0, 260 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[0].rtt_samples, 0, "an RTT of %u us from the later segment",
+		     sig[0].rtt_min_us);
+	cake_tcpts_free(t);
+}
+
 Test(tcpts, syn_handshakes_and_repeated_syns)
 {
 	struct cake_tcpts *t = table(64);
