@@ -52,7 +52,7 @@ struct wg_autorate {
 /* The rate the instance runs at now: cake_options_merge_at()'s rate_now. */
 uint64_t wg_autorate_rate_now(const struct wg_egress *eg);
 /*
- * Options merged for an instance (wg_egress_configure), before cake_configure():
+ * Options merged for an instance (wg_egress_prepare), before cake_configure():
  * *prepared gets the controller they ask for (a new one, the one in force, or NULL)
  * and cake_opts the options to configure, at the controller's rate. Returns 0 or
  * -ENOMEM / -EINVAL (then nothing changed; err says why).
