@@ -85,6 +85,7 @@ int wg_device_init(struct wg_device *dev, const char *name, const struct wg_io_o
 	wg_pubkey_table_init(&dev->peers_by_key, rng);
 	dev->index.retired = dev->peers_by_key.retired = &dev->retired;
 	wg_allowedips_init(&dev->allowedips);
+	dev->allowedips.retired = &dev->retired;
 	wg_timerq_init(&dev->timerq);
 	wg_pktpool_init(&dev->pool, dev->mtu, POOL_MAX_FREE);
 	wg_pktpool_init(&dev->pool_large, WG_PKT_LARGE_LEN, POOL_LARGE_MAX_FREE);
