@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "src/core/retired.h"
+
 /* What lookup reads comes first, within one cache line. */
 struct wg_allowedips_node {
 	uint64_t key[2];
@@ -176,7 +178,7 @@ static int owner_reserve(struct wg_allowedips *t, size_t extra)
 		if (old[i].peer)
 			owner_place(t, &old[i]);
 	}
-	free(old);
+	wg_retired_add(t->retired, old);
 	return 0;
 }
 

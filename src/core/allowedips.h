@@ -21,6 +21,8 @@
 
 #include "src/core/compiler.h"
 
+struct wg_retired;
+
 enum wg_allowedips_limits {
 	WG_ALLOWEDIPS_V4_BITS = 32,
 	WG_ALLOWEDIPS_V6_BITS = 128,
@@ -39,6 +41,9 @@ struct wg_allowedips {
 	size_t owners_size;
 	size_t owners_used;
 	size_t count; /* prefixes held, both families */
+	/* where the owner map's old array goes when it grows (src/core/retired.h); NULL, as
+	 * init leaves it: freed at once */
+	struct wg_retired *retired;
 };
 
 /* One prefix, as walk hands it out. */

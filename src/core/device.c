@@ -83,7 +83,9 @@ int wg_device_init(struct wg_device *dev, const char *name, const struct wg_io_o
 			       rng, now_ns);
 	wg_index_table_init(&dev->index);
 	wg_pubkey_table_init(&dev->peers_by_key, rng);
+	dev->index.retired = dev->peers_by_key.retired = &dev->retired;
 	wg_allowedips_init(&dev->allowedips);
+	dev->allowedips.retired = &dev->retired;
 	wg_timerq_init(&dev->timerq);
 	wg_pktpool_init(&dev->pool, dev->mtu, POOL_MAX_FREE);
 	wg_pktpool_init(&dev->pool_large, WG_PKT_LARGE_LEN, POOL_LARGE_MAX_FREE);
@@ -144,6 +146,7 @@ void wg_device_deinit(struct wg_device *dev)
 	wg_timerq_deinit(&dev->timerq);
 	wg_pubkey_table_deinit(&dev->peers_by_key);
 	wg_index_table_deinit(&dev->index);
+	wg_retired_free(&dev->retired);
 	wg_cookie_checker_deinit(&dev->cookie_checker);
 	wg_ratelimiter_deinit(&dev->ratelimiter);
 	wg_noise_identity_clear(&dev->identity);

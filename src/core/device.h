@@ -37,6 +37,7 @@
 #include "src/core/pubkey_table.h"
 #include "src/core/pkt.h"
 #include "src/core/ratelimiter.h"
+#include "src/core/retired.h"
 #include "src/core/rng.h"
 #include "src/core/timerq.h"
 
@@ -106,6 +107,10 @@ struct wg_device {
 	uint64_t ratelimiter_gc_next_ns; /* its idle entries are collected once a second */
 	struct wg_index_table index;
 	struct wg_pubkey_table peers_by_key;
+	/* The old arrays of both tables and of the allowed IPs' owner map, for the edge to
+	 * free off the datapath (a request carries them to the control thread:
+	 * src/edge/control.c); deinit frees what is left. */
+	struct wg_retired retired;
 	struct wg_allowedips allowedips;
 	struct wg_peer *peers_head, *peers_tail;
 	struct wg_timerq timerq; /* the peers with an armed timer, by earliest deadline */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/core/compiler.h"
+#include "src/core/retired.h"
 
 /* Slot i of the array; a caller's slot starts with its struct wg_hashtab_slot. */
 static struct wg_hashtab_slot *at(const struct wg_hashtab_shape *shape, void *slots, size_t i)
@@ -55,8 +56,9 @@ static size_t position(const struct wg_hashtab_shape *shape, const void *slots, 
 	       shape->slot_size;
 }
 
-/* A new array of size slots holding every entry of old, which is freed; NULL: no memory. */
-static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_size, size_t size)
+/* A new array of size slots holding every entry of old, which is retired; NULL: no memory. */
+static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_size, size_t size,
+		    struct wg_retired *retired)
 {
 	void *slots = calloc(size, shape->slot_size);
 
@@ -68,7 +70,7 @@ static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_
 		if (s->item)
 			place(shape, slots, size, s);
 	}
-	free(old);
+	wg_retired_add(retired, old);
 	return slots;
 }
 
@@ -127,7 +129,7 @@ static void track_move(const struct wg_hashtab_shape *shape, struct wg_hashtab_s
  * then copies the table's: WG_HASHTAB_SHRINK_STEP slots in all. The smaller array takes the table's
  * place once it holds them all. Returns the array now in use. */
 static void *shrink_step(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			 struct wg_hashtab_shrink *shrink)
+			 struct wg_hashtab_shrink *shrink, struct wg_retired *retired)
 {
 	size_t budget = WG_HASHTAB_SHRINK_STEP, n, end;
 
@@ -148,7 +150,7 @@ static void *shrink_step(const struct wg_hashtab_shape *shape, void *slots, size
 	}
 	if (shrink->cursor < *size)
 		return slots;
-	free(slots);
+	wg_retired_add(retired, slots);
 	slots = shrink->slots;
 	*size = shrink->size;
 	memset(shrink, 0, sizeof(*shrink));
@@ -158,17 +160,20 @@ static void *shrink_step(const struct wg_hashtab_shape *shape, void *slots, size
 /* --- the table --- */
 
 void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			 size_t count, struct wg_hashtab_shrink *shrink, size_t extra)
+			 size_t count, struct wg_hashtab_shrink *shrink, size_t extra,
+			 struct wg_retired *retired)
 {
 	size_t want = *size ? *size : shape->min_slots;
 
 	while ((count + extra) * 2 > want)
 		want *= 2;
 	/* The load is back up: the table keeps its size. */
-	if (shrink->slots && (want != *size || (count + extra) * 2 > shrink->size))
-		wg_hashtab_shrink_free(shrink);
+	if (shrink->slots && (want != *size || (count + extra) * 2 > shrink->size)) {
+		wg_retired_add(retired, shrink->slots);
+		memset(shrink, 0, sizeof(*shrink));
+	}
 	if (want != *size) {
-		void *grown = rehash(shape, slots, *size, want);
+		void *grown = rehash(shape, slots, *size, want, retired);
 
 		if (!grown)
 			return NULL;
@@ -179,18 +184,19 @@ void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size
 }
 
 void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, struct wg_hashtab_shrink *shrink, const void *slot)
+			size_t *count, struct wg_hashtab_shrink *shrink, const void *slot,
+			struct wg_retired *retired)
 {
 	size_t i;
 
-	slots = wg_hashtab_reserve(shape, slots, size, *count, shrink, 1);
+	slots = wg_hashtab_reserve(shape, slots, size, *count, shrink, 1, retired);
 	if (!slots)
 		return NULL;
 	i = place(shape, slots, *size, slot);
 	if (shrink->slots && i < shrink->cursor)
 		place(shape, shrink->slots, shrink->size, slot);
 	(*count)++;
-	return shrink_step(shape, slots, size, shrink);
+	return shrink_step(shape, slots, size, shrink, retired);
 }
 
 /* Empties position hole, shifting later members of its probe run back; with shrink, the
@@ -215,7 +221,8 @@ static void delete_at(const struct wg_hashtab_shape *shape, void *slots, size_t 
 }
 
 void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, struct wg_hashtab_shrink *shrink, void *slot)
+			size_t *count, struct wg_hashtab_shrink *shrink, void *slot,
+			struct wg_retired *retired)
 {
 	size_t hole = position(shape, slots, slot);
 	bool shrinking = shrink->slots != NULL;
@@ -230,7 +237,7 @@ void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_
 		shrink->size = shrink->slots ? *size / 2 : 0;
 		shrink->cursor = shrink->cleared = 0;
 	}
-	return shrink_step(shape, slots, size, shrink);
+	return shrink_step(shape, slots, size, shrink, retired);
 }
 
 void wg_hashtab_set_item(const struct wg_hashtab_shape *shape, void *slots,

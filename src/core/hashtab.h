@@ -14,6 +14,11 @@
  * cursor; lookups use the table's own array until the copy is complete and takes its
  * place. Room reserved for more than the smaller array would hold abandons it.
  *
+ * An array the table no longer uses (the old one after it grew or halved, a halving's
+ * smaller one when abandoned) goes to the caller's retired list (src/core/retired.h), or
+ * is freed at once when that is NULL: freeing a large array unmaps it, which must not
+ * happen on the datapath.
+ *
  * The caller keeps the array, its size and its count in its own table struct, hashes its
  * keys, and defines its slot as a struct whose first member is struct wg_hashtab_slot,
  * followed by whatever it keeps per entry (a key to compare). A hash a remote party can
@@ -25,6 +30,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct wg_retired;
 
 struct wg_hashtab_slot {
 	void *item;    /* NULL marks a free slot */
@@ -61,16 +68,18 @@ void *wg_hashtab_find(const struct wg_hashtab_shape *shape, void *slots, size_t 
  * Copies slot (shape->slot_size bytes, a non-NULL item, a key not in the table yet) into
  * the table of *count entries in *size slots, growing it first if needed; slots may be
  * NULL when *size is 0. Returns the array now in use (slots, or a new one after slots was
- * freed), with *size and *count updated; NULL when out of memory, with nothing changed.
+ * retired), with *size and *count updated; NULL when out of memory, with nothing changed.
  */
 void *wg_hashtab_insert(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, struct wg_hashtab_shrink *shrink, const void *slot);
+			size_t *count, struct wg_hashtab_shrink *shrink, const void *slot,
+			struct wg_retired *retired);
 
 /* Grows the table of count entries so that extra more fit without growing again (a big
  * insertion then moves the entries once, while they are few). Returns the array now in
  * use, as insert does; NULL when out of memory, with nothing changed. */
 void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			 size_t count, struct wg_hashtab_shrink *shrink, size_t extra);
+			 size_t count, struct wg_hashtab_shrink *shrink, size_t extra,
+			 struct wg_retired *retired);
 
 /*
  * Empties slot, which wg_hashtab_find returned for this array, and starts halving the
@@ -78,7 +87,8 @@ void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size
  * does; if memory is short for the smaller array, the bigger one stays. Never NULL.
  */
 void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_t *size,
-			size_t *count, struct wg_hashtab_shrink *shrink, void *slot);
+			size_t *count, struct wg_hashtab_shrink *shrink, void *slot,
+			struct wg_retired *retired);
 
 /* Gives slot, which wg_hashtab_find returned for this array, a new item (not NULL) and
  * tag; the rest of the caller's slot must not change. */

@@ -92,7 +92,8 @@ int wg_index_insert(struct wg_index_table *t, void *item, enum wg_index_type typ
 	if (!fresh)
 		return -EAGAIN;
 	s.head.hash = mix(fresh);
-	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
+	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s,
+				  t->retired);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;
@@ -119,7 +120,8 @@ int wg_index_remove(struct wg_index_table *t, uint32_t index, const void *item)
 
 	if (!s || s->head.item != item)
 		return -ENOENT;
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s,
+				     t->retired);
 	return 0;
 }
 

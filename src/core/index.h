@@ -41,6 +41,9 @@ struct wg_index_table {
 	size_t size;			 /* slots, a power of two, or 0 */
 	size_t count;			 /* indices in use */
 	struct wg_hashtab_shrink shrink; /* a halving under way (hashtab.h) */
+	/* where arrays the table no longer uses go (src/core/retired.h); NULL, as init
+	 * leaves it: freed at once */
+	struct wg_retired *retired;
 };
 
 void wg_index_table_init(struct wg_index_table *t);

@@ -70,7 +70,8 @@ int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PU
 	if (t->count >= WG_PUBKEY_TABLE_MAX_ENTRIES)
 		return -ENOSPC;
 	memcpy(s.key, key, sizeof(s.key));
-	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
+	slots = wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s,
+				  t->retired);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;
@@ -82,7 +83,8 @@ int wg_pubkey_table_reserve(struct wg_pubkey_table *t, size_t extra)
 	struct wg_pubkey_slot *slots;
 
 	extra = WG_MIN(extra, WG_PUBKEY_TABLE_MAX_ENTRIES - WG_MIN(t->count, WG_PUBKEY_TABLE_MAX_ENTRIES));
-	slots = wg_hashtab_reserve(&shape, t->slots, &t->size, t->count, &t->shrink, extra);
+	slots = wg_hashtab_reserve(&shape, t->slots, &t->size, t->count, &t->shrink, extra,
+				   t->retired);
 	if (!slots)
 		return -ENOMEM;
 	t->slots = slots;
@@ -96,7 +98,8 @@ int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PU
 
 	if (!s || s->head.item != peer)
 		return -ENOENT;
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s,
+				     t->retired);
 	return 0;
 }
 

@@ -31,6 +31,9 @@ struct wg_pubkey_table {
 	size_t size;		      /* slots, a power of two, or 0 */
 	size_t count;
 	struct wg_hashtab_shrink shrink;  /* a halving under way (hashtab.h) */
+	/* where arrays the table no longer uses go (src/core/retired.h); NULL, as init
+	 * leaves it: freed at once */
+	struct wg_retired *retired;
 	struct cake_siphash_key hash_key; /* secret: wiped by deinit */
 };
 

@@ -15,6 +15,8 @@
 #include "src/core/compiler.h"
 #include "src/core/device.h"
 #include "src/core/device_conf.h"
+#include "src/core/retired.h"
+#include "src/edge/alloc.h"
 #include "src/edge/log.h"
 
 struct wg_control_job {
@@ -26,6 +28,7 @@ struct wg_control_job {
 	struct wg_device_snapshot snap; /* GET: taken on the datapath */
 	struct wg_devconf_buf text;	/* EXT_GET: written on the datapath */
 	const struct wg_peer *ext_next; /* EXT_GET: the next peer to write */
+	struct wg_retired retired;	/* the device's, taken when done: freed here */
 	bool begun;			/* the first slice ran */
 	int ret;
 	unsigned int slices;		/* on the datapath, for the log */
@@ -55,6 +58,7 @@ static void job_free(struct wg_control_job *job)
 	wg_devconf_free(job->conf);
 	wg_device_snapshot_deinit(&job->snap);
 	wg_devconf_buf_wipe(&job->text);
+	wg_retired_free(&job->retired);
 	cw_memzero(job, sizeof(*job));
 	free(job);
 }
@@ -139,6 +143,8 @@ static void job_finish(struct wg_control *ctl, struct wg_control_job *job, int r
 		     (unsigned long long)job->slice_max_ns / 1000);
 	if (job->kind == WG_UAPI_SET)
 		ctl->ops.set_end(ctl->ops.ctx, ret);
+	/* Unmapping a table's old array takes milliseconds: the control thread does it. */
+	wg_retired_move(&job->retired, &ctl->dev->retired);
 	ctl->active = NULL;
 	hand_over(ctl, &ctl->finished, job, ctl->loop, &ctl->done_w);
 }
@@ -187,6 +193,8 @@ static void post_cb(struct ev_loop *loop, ev_async *w, int revents)
 
 static void reply(struct wg_control *ctl, struct wg_control_job *job)
 {
+	bool trim = job->kind == WG_UAPI_SET;
+
 	switch (job->kind) {
 	case WG_UAPI_SET:
 		/* Once the device took the change set's identity, it is the device's. */
@@ -204,6 +212,10 @@ static void reply(struct wg_control *ctl, struct wg_control_job *job)
 		break;
 	}
 	job_free(job);
+	/* What a set freed goes back to the kernel here, not inside a free() on the
+	 * datapath (src/edge/alloc.h). */
+	if (trim)
+		wg_alloc_trim();
 }
 
 /* Hands the next waiting request to the datapath, its change set built first. */

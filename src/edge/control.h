@@ -19,7 +19,9 @@
  * Threads and ownership (doc/architecture.md §6a):
  *   control thread: its own ev_loop, the UAPI server, the queue of waiting requests, the
  *                   change sets while they are prepared, and its copy of the device's
- *                   identity (updated from each applied set) that prepare needs;
+ *                   identity (updated from each applied set) that prepare needs, and
+ *                   the arrays a finished request took from the device's retired
+ *                   list (src/core/retired.h), which it frees, then trims the heap;
  *   datapath loop:  the device and the underlay; the request it was handed, until done;
  *   shared:         one posted and one finished request, under a mutex, each signalled
  *                   with an ev_async.

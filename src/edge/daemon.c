@@ -15,6 +15,7 @@
 
 #include "crypto/aead_key.h"
 #include "src/core/device.h"
+#include "src/edge/alloc.h"
 #include "src/edge/control.h"
 #include "src/edge/icmp_out.h"
 #include "src/edge/log.h"
@@ -743,6 +744,7 @@ int wg_daemon_run(const struct wg_daemon_opts *opts)
 	if (!d)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
+	wg_alloc_tune();
 	d->loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
 	ops.ctx = ctl_ops.ctx = d;
 	d->udp.fd4 = d->udp.fd6 = -1;

@@ -310,3 +310,26 @@ Test(device_conf, sliced_snapshot_equals_snapshot)
 	wg_devconf_buf_wipe(&text);
 	wg_devconf_free(add);
 }
+
+/* Removing most peers halves the public-key table: its old arrays wait on the device's
+ * retired list (src/core/retired.h) for the edge to free, the peers left are found by
+ * key, and the device's deinit frees what the list holds. */
+Test(device_conf, old_table_arrays_are_retired)
+{
+	struct wg_devconf *add = many_peers(1, N_PEERS, A.priv);
+	struct wg_devconf *repl = many_peers(N_PEERS, 10, NULL);
+	unsigned int steps;
+
+	repl->flags |= WG_DEVCONF_REPLACE_PEERS;
+	cr_assert_eq(apply_sliced(&B.dev, add, &B.dev.identity, SMALL_BUDGET, &steps), 0);
+	wg_retired_free(&B.dev.retired); /* what the edge does once a request is done */
+	cr_assert_eq(apply_sliced(&B.dev, repl, &B.dev.identity, SMALL_BUDGET, &steps), 0);
+	cr_assert_gt(B.dev.retired.len, 0, "the arrays halved out of are retired");
+	for (size_t i = 0; i < B.dev.retired.len; i++)
+		cr_assert_neq(B.dev.retired.ptrs[i], B.dev.peers_by_key.slots, "not the one in use");
+	for (struct wg_peer *p = B.dev.peers_head; p; p = p->next)
+		cr_assert_eq(wg_pubkey_table_lookup(&B.dev.peers_by_key, p->noise.remote_static), p);
+	cr_assert_eq(wg_pubkey_table_count(&B.dev.peers_by_key), 10);
+	wg_devconf_free(add);
+	wg_devconf_free(repl);
+}

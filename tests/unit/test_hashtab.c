@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/core/compiler.h"
+#include "src/core/retired.h"
 #include "tests/support/det_rng.h"
 
 /* A caller's slot as index.c and pubkey_table.c define theirs: the head, then a key. */
@@ -31,6 +32,7 @@ struct table {
 	struct test_slot *slots;
 	size_t size, count;
 	struct wg_hashtab_shrink shrink;
+	struct wg_retired *retired; /* NULL: old arrays freed at once */
 };
 
 static char items[64];
@@ -41,7 +43,8 @@ static void insert(struct table *t, uint32_t key, uint32_t hash)
 	struct test_slot s = {.head = {.item = &items[key], .hash = hash, .tag = key * 3},
 			      .key = key};
 	struct test_slot *slots =
-		wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
+		wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s,
+				  t->retired);
 
 	cr_assert_not_null(slots, "out of memory");
 	t->slots = slots;
@@ -57,7 +60,8 @@ static void remove_key(struct table *t, uint32_t key, uint32_t hash)
 	struct test_slot *s = find(t, key, hash);
 
 	cr_assert_not_null(s, "key %u is in the table", key);
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s,
+				     t->retired);
 	cr_assert_not_null(t->slots);
 }
 
@@ -147,7 +151,7 @@ Test(hashtab, without_match_the_hash_decides)
 	for (uint32_t h = 1; h <= 6; h++) {
 		struct wg_hashtab_slot in = {.item = &items[h], .hash = h * 8};
 
-		slots = wg_hashtab_insert(&by_hash, slots, &size, &count, &shrink, &in);
+		slots = wg_hashtab_insert(&by_hash, slots, &size, &count, &shrink, &in, NULL);
 		cr_assert_not_null(slots);
 	}
 	for (uint32_t h = 1; h <= 6; h++) {
@@ -301,7 +305,8 @@ static void big_insert(struct table *t, uint32_t k)
 {
 	struct test_slot s = {.head = {.item = &big_items[k], .hash = big_hash(k)}, .key = k};
 	struct test_slot *slots =
-		wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s);
+		wg_hashtab_insert(&shape, t->slots, &t->size, &t->count, &t->shrink, &s,
+				  t->retired);
 
 	cr_assert_not_null(slots, "out of memory");
 	t->slots = slots;
@@ -313,7 +318,8 @@ static void big_remove(struct table *t, uint32_t k)
 	struct test_slot *s = find(t, k, big_hash(k));
 
 	cr_assert_not_null(s, "key %u is in the table", k);
-	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s);
+	t->slots = wg_hashtab_remove(&shape, t->slots, &t->size, &t->count, &t->shrink, s,
+				     t->retired);
 	big_in[k] = false;
 }
 
@@ -412,7 +418,8 @@ Test(hashtab, reserve_abandons_a_halving)
 	cr_assert_not_null(t.shrink.slots, "a halving under way");
 	cr_assert_eq(t.size, full, "the table keeps its array meanwhile");
 	big_check(&t);
-	t.slots = wg_hashtab_reserve(&shape, t.slots, &t.size, t.count, &t.shrink, full / 4);
+	t.slots = wg_hashtab_reserve(&shape, t.slots, &t.size, t.count, &t.shrink, full / 4,
+				    t.retired);
 	cr_assert_not_null(t.slots);
 	cr_assert_null(t.shrink.slots, "abandoned");
 	cr_assert_eq(t.size, full);
@@ -467,6 +474,63 @@ Test(hashtab, moves_across_the_cursor_are_followed)
 	}
 	cr_assert_gt(across, 0);
 	cr_assert_gt(wrapped, 0);
+	free(t.slots);
+	wg_hashtab_shrink_free(&t.shrink);
+}
+
+static bool on_list(const struct wg_retired *r, const void *p)
+{
+	for (size_t i = 0; i < r->len; i++)
+		if (r->ptrs[i] == p)
+			return true;
+	return false;
+}
+
+/* With a retired list, the table frees no array itself: every array it stops using
+ * (grown out of, halved out of, a halving abandoned) is on the list, the one in use is
+ * not, and lookups are right throughout. Freeing the list frees them all (the sanitizer
+ * build finds any left over). */
+Test(hashtab, old_arrays_go_to_the_retired_list)
+{
+	struct wg_retired r = {0};
+	struct table t = {.retired = &r};
+	size_t growths = 0, full, len;
+	void *old;
+
+	memset(big_in, 0, sizeof(big_in));
+	for (uint32_t k = 0; k < BIG_KEYS; k++) {
+		size_t size = t.size;
+
+		big_insert(&t, k);
+		growths += size && t.size != size;
+	}
+	cr_assert_eq(r.len, growths, "every array grown out of is kept (%zu of %zu)", r.len,
+		     growths);
+	cr_assert(!on_list(&r, t.slots), "the array in use is not on the list");
+	big_check(&t);
+	full = t.size;
+	old = t.slots;
+	len = r.len;
+	for (uint32_t k = 0; t.size == full; k++)
+		big_remove(&t, k);
+	cr_assert_eq(r.len, len + 1);
+	cr_assert(on_list(&r, old), "the array halved out of is on the list");
+	cr_assert(!on_list(&r, t.slots));
+	big_check(&t);
+	for (uint32_t k = 0; !t.shrink.slots; k++)
+		if (big_in[k])
+			big_remove(&t, k);
+	old = t.shrink.slots;
+	t.slots = wg_hashtab_reserve(&shape, t.slots, &t.size, t.count, &t.shrink, full,
+				     t.retired);
+	cr_assert_not_null(t.slots);
+	cr_assert(on_list(&r, old), "an abandoned halving's array is on the list");
+	cr_assert(!on_list(&r, t.slots));
+	big_check(&t);
+	wg_retired_free(&r);
+	cr_assert_eq(r.len, 0);
+	cr_assert_null(r.ptrs);
+	big_check(&t);
 	free(t.slots);
 	wg_hashtab_shrink_free(&t.shrink);
 }
