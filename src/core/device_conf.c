@@ -73,6 +73,7 @@ int wg_device_change_prepare(struct wg_device_change *c, const struct wg_devconf
 		const struct wg_devconf_peer *pc = conf->peers[i];
 		struct wg_peer *peer;
 
+		c->removals += (pc->flags & WG_DEVCONF_PEER_REMOVE_ME) != 0;
 		/* Only a record that may create its peer gets one: an existing peer's is
 		 * freed unused. */
 		if ((pc->flags & (WG_DEVCONF_PEER_REMOVE_ME | WG_DEVCONF_PEER_UPDATE_ONLY)) ||
@@ -94,10 +95,16 @@ int wg_device_change_prepare(struct wg_device_change *c, const struct wg_devconf
  * one step (6 ms at 16384 peers). Only an optimisation: without memory, they grow later. */
 static void reserve(struct wg_device *dev, const struct wg_device_change *c)
 {
-	size_t n = 0;
+	size_t n = 0, removals = c->removals;
 
 	for (size_t i = 0; c->fresh && i < c->conf->n_peers; i++)
 		n += c->fresh[i] != NULL;
+	/* The removals' halvings get their arrays now, not after the frees (hashtab.h). */
+	if (c->conf->flags & WG_DEVCONF_REPLACE_PEERS)
+		removals = dev->n_peers;
+	if (removals)
+		wg_pubkey_table_prepare_removals(&dev->peers_by_key,
+						 dev->n_peers - WG_MIN(removals, dev->n_peers));
 	if (!n)
 		return;
 	(void)wg_pubkey_table_reserve(&dev->peers_by_key, n);
@@ -301,6 +308,7 @@ static int next_record(struct wg_device *dev, struct wg_device_change *c, uint64
 		/* Last, as it cannot fail: a request that fails above leaves it as it was. */
 		if (conf->flags & WG_DEVCONF_HAS_AUTORATE_PROBE)
 			dev->autorate_probe = conf->autorate_probe;
+		wg_pubkey_table_spares_retire(&dev->peers_by_key);
 		c->stage = WG_CHANGE_DONE;
 		return 0;
 	}

@@ -74,6 +74,7 @@ struct wg_device_change {
 	bool stale_fresh;	       /* the device had another identity: precompute again */
 	enum wg_device_change_stage stage;
 	size_t next;		       /* the next peer record */
+	size_t removals;	       /* records that remove a peer (prepare counts them) */
 	struct wg_peer *next_peer;     /* REKEY_PEERS: the next existing peer */
 	struct wg_device_cake_change cake; /* checked, until begin applies it */
 	bool checked;		       /* cake holds the check of the device as it is */

@@ -76,10 +76,62 @@ static void *rehash(const struct wg_hashtab_shape *shape, void *old, size_t old_
 
 /* --- a halving under way: the copy holds exactly the entries below the cursor --- */
 
+/* The halving is over (done or abandoned): the spares stay. */
+static void halving_end(struct wg_hashtab_shrink *shrink)
+{
+	shrink->slots = NULL;
+	shrink->size = shrink->cleared = shrink->cursor = 0;
+}
+
 void wg_hashtab_shrink_free(struct wg_hashtab_shrink *shrink)
 {
 	free(shrink->slots);
+	wg_hashtab_spares_retire(shrink, NULL);
 	memset(shrink, 0, sizeof(*shrink));
+}
+
+void wg_hashtab_prepare_shrink(const struct wg_hashtab_shape *shape, size_t size,
+			       size_t count_after, struct wg_hashtab_shrink *shrink)
+{
+	/* A halving under way already holds its array: the next one is half of it. */
+	if (shrink->slots)
+		size = shrink->size;
+	while (shrink->n_spares < WG_HASHTAB_SPARES && size > shape->min_slots &&
+	       count_after * 8 < size) {
+		void *a = malloc(size / 2 * shape->slot_size);
+
+		if (!a)
+			return;
+		size /= 2;
+		shrink->spare[shrink->n_spares] = a;
+		shrink->spare_size[shrink->n_spares++] = size;
+	}
+}
+
+void wg_hashtab_spares_retire(struct wg_hashtab_shrink *shrink, struct wg_retired *retired)
+{
+	for (unsigned int i = 0; i < shrink->n_spares; i++)
+		wg_retired_add(retired, shrink->spare[i]);
+	shrink->n_spares = 0;
+}
+
+/* An array of size slots for a halving: a spare of that size, else a new one. */
+static void *halving_array(const struct wg_hashtab_shape *shape, struct wg_hashtab_shrink *shrink,
+			   size_t size)
+{
+	for (unsigned int i = 0; i < shrink->n_spares; i++) {
+		void *a = shrink->spare[i];
+
+		if (shrink->spare_size[i] != size)
+			continue;
+		memmove(&shrink->spare[i], &shrink->spare[i + 1],
+			(shrink->n_spares - i - 1) * sizeof(shrink->spare[0]));
+		memmove(&shrink->spare_size[i], &shrink->spare_size[i + 1],
+			(shrink->n_spares - i - 1) * sizeof(shrink->spare_size[0]));
+		shrink->n_spares--;
+		return a;
+	}
+	return malloc(size * shape->slot_size);
 }
 
 static void delete_at(const struct wg_hashtab_shape *shape, void *slots, size_t size, size_t hole,
@@ -153,7 +205,7 @@ static void *shrink_step(const struct wg_hashtab_shape *shape, void *slots, size
 	wg_retired_add(retired, slots);
 	slots = shrink->slots;
 	*size = shrink->size;
-	memset(shrink, 0, sizeof(*shrink));
+	halving_end(shrink);
 	return slots;
 }
 
@@ -170,7 +222,7 @@ void *wg_hashtab_reserve(const struct wg_hashtab_shape *shape, void *slots, size
 	/* The load is back up: the table keeps its size. */
 	if (shrink->slots && (want != *size || (count + extra) * 2 > shrink->size)) {
 		wg_retired_add(retired, shrink->slots);
-		memset(shrink, 0, sizeof(*shrink));
+		halving_end(shrink);
 	}
 	if (want != *size) {
 		void *grown = rehash(shape, slots, *size, want, retired);
@@ -233,7 +285,7 @@ void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_
 	(*count)--;
 	/* Shrinking is an optimisation: if memory is short, keep the bigger array. */
 	if (!shrinking && *size > shape->min_slots && *count * 8 < *size) {
-		shrink->slots = malloc(*size / 2 * shape->slot_size);
+		shrink->slots = halving_array(shape, shrink, *size / 2);
 		shrink->size = shrink->slots ? *size / 2 : 0;
 		shrink->cursor = shrink->cleared = 0;
 	}

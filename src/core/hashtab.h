@@ -42,12 +42,19 @@ struct wg_hashtab_slot {
 /* The slots one insert or removal copies of a halving under way. */
 #define WG_HASHTAB_SHRINK_STEP 512
 
+/* Smaller arrays allocated ahead for the halvings a big removal will start. */
+#define WG_HASHTAB_SPARES 16
+
 /* A halving under way, kept by the caller next to its array (zeroed: none). */
 struct wg_hashtab_shrink {
 	void *slots;	/* the smaller array being filled, or NULL */
 	size_t size;	/* its slots */
 	size_t cleared; /* its slots cleared so far: copying starts when all are */
 	size_t cursor;	/* the table's slots below it are copied */
+	/* wg_hashtab_prepare_shrink's arrays, largest first, and their slots */
+	void *spare[WG_HASHTAB_SPARES];
+	size_t spare_size[WG_HASHTAB_SPARES];
+	unsigned int n_spares;
 };
 
 struct wg_hashtab_shape {
@@ -95,7 +102,19 @@ void *wg_hashtab_remove(const struct wg_hashtab_shape *shape, void *slots, size_
 void wg_hashtab_set_item(const struct wg_hashtab_shape *shape, void *slots,
 			 struct wg_hashtab_shrink *shrink, void *slot, void *item, uint32_t tag);
 
-/* Frees a halving's array (the caller's table is freed): shrink is zeroed. */
+/*
+ * Allocates now the smaller arrays that the halvings of a table of size slots would take
+ * on the way down to count_after entries, for the removals to come to use. A large
+ * allocation after many frees makes glibc sort the chunks freed so far: 1.4 ms for the
+ * 6 MiB array at 67,000 of 100,000 peers removed, in one datapath slice; before the
+ * removals it costs what an allocation costs. Only an optimisation: without memory, a
+ * halving allocates as before. The arrays left over go with wg_hashtab_spares_retire.
+ */
+void wg_hashtab_prepare_shrink(const struct wg_hashtab_shape *shape, size_t size,
+			       size_t count_after, struct wg_hashtab_shrink *shrink);
+/* Hands the prepared arrays no halving took to retired (freed at once when NULL). */
+void wg_hashtab_spares_retire(struct wg_hashtab_shrink *shrink, struct wg_retired *retired);
+/* Frees a halving's array and the spares (the caller's table is freed): shrink is zeroed. */
 void wg_hashtab_shrink_free(struct wg_hashtab_shrink *shrink);
 
 #endif

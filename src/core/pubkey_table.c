@@ -91,6 +91,16 @@ int wg_pubkey_table_reserve(struct wg_pubkey_table *t, size_t extra)
 	return 0;
 }
 
+void wg_pubkey_table_prepare_removals(struct wg_pubkey_table *t, size_t count_after)
+{
+	wg_hashtab_prepare_shrink(&shape, t->size, count_after, &t->shrink);
+}
+
+void wg_pubkey_table_spares_retire(struct wg_pubkey_table *t)
+{
+	wg_hashtab_spares_retire(&t->shrink, t->retired);
+}
+
 int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
 			   const void *peer)
 {

@@ -51,6 +51,12 @@ int wg_pubkey_table_insert(struct wg_pubkey_table *t, const uint8_t key[NOISE_PU
 /* Room for extra more entries without growing (capped at the maximum). 0 or -ENOMEM. */
 int wg_pubkey_table_reserve(struct wg_pubkey_table *t, size_t extra);
 
+/* Ahead of removals that may leave count_after entries: the arrays its halvings will
+ * take, allocated now (wg_hashtab_prepare_shrink). The unused ones go with
+ * wg_pubkey_table_spares_retire. */
+void wg_pubkey_table_prepare_removals(struct wg_pubkey_table *t, size_t count_after);
+void wg_pubkey_table_spares_retire(struct wg_pubkey_table *t);
+
 /* Removes key if it maps to peer. Returns 0 or -ENOENT. */
 int wg_pubkey_table_remove(struct wg_pubkey_table *t, const uint8_t key[NOISE_PUBLIC_KEY_LEN],
 			   const void *peer);

@@ -534,3 +534,51 @@ Test(hashtab, old_arrays_go_to_the_retired_list)
 	free(t.slots);
 	wg_hashtab_shrink_free(&t.shrink);
 }
+
+/*
+ * Arrays prepared ahead of a big removal: each halving on the way down to the count
+ * announced takes its prepared array (no allocation among the frees), lookups stay right,
+ * and those no halving took go to the retired list.
+ */
+Test(hashtab, halvings_take_the_arrays_prepared_for_them)
+{
+	struct wg_retired r = {0};
+	struct table t = {.retired = &r};
+	void *prepared[WG_HASHTAB_SPARES];
+	size_t n, taken = 0, full;
+
+	memset(big_in, 0, sizeof(big_in));
+	for (uint32_t k = 0; k < BIG_KEYS; k++)
+		big_insert(&t, k);
+	wg_retired_free(&r);
+	full = t.size;
+	wg_hashtab_prepare_shrink(&shape, t.size, BIG_KEYS / 32, &t.shrink);
+	n = t.shrink.n_spares;
+	cr_assert_geq(n, 3, "32x fewer entries: %zu halvings ahead", n);
+	for (size_t i = 0; i < n; i++) {
+		prepared[i] = t.shrink.spare[i];
+		cr_assert_eq(t.shrink.spare_size[i], full >> (i + 1));
+	}
+	for (uint32_t k = 0; k < BIG_KEYS - BIG_KEYS / 32; k++) {
+		bool was = t.shrink.slots != NULL;
+
+		big_remove(&t, k);
+		if (!was && t.shrink.slots) {
+			cr_assert_lt(taken, n);
+			cr_assert_eq(t.shrink.slots, prepared[taken], "halving %zu took its array",
+				     taken);
+			taken++;
+		}
+	}
+	big_check(&t);
+	cr_assert_geq(taken, 2);
+	cr_assert_eq(t.shrink.n_spares, n - taken);
+	wg_hashtab_spares_retire(&t.shrink, &r);
+	cr_assert_eq(t.shrink.n_spares, 0);
+	for (size_t i = taken; i < n; i++)
+		cr_assert(on_list(&r, prepared[i]), "unused array %zu is retired", i);
+	big_check(&t);
+	wg_retired_free(&r);
+	free(t.slots);
+	wg_hashtab_shrink_free(&t.shrink);
+}
