@@ -83,10 +83,9 @@ void wg_autorate_commit(struct wg_egress *eg, struct wg_autorate *prepared)
 	eg->autorate = prepared;
 }
 
-void wg_autorate_abandon(const struct wg_egress *eg, struct wg_autorate *prepared)
+void wg_autorate_abandon(struct wg_autorate *prepared)
 {
-	if (prepared != eg->autorate)
-		free(prepared);
+	free(prepared);
 }
 
 static bool any_controller(const struct wg_device *dev)

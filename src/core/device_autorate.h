@@ -62,8 +62,8 @@ int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *m
 			size_t err_len, uint64_t now_ns);
 /* After the instance took the options: installs prepared (freeing what it replaces). */
 void wg_autorate_commit(struct wg_egress *eg, struct wg_autorate *prepared);
-/* After a failed cake_configure(): frees prepared unless it is the one in force. */
-void wg_autorate_abandon(const struct wg_egress *eg, struct wg_autorate *prepared);
+/* Frees a controller prepared for a change that no instance took (not the one in force). */
+void wg_autorate_abandon(struct wg_autorate *prepared);
 
 /* Creates or frees dev->tcpts as the instances need it. -ENOMEM drops every controller. */
 int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns);

@@ -67,7 +67,17 @@ static struct wg_egress *ingress_instance(struct wg_device *dev, uint64_t now_ns
 	return dev->ingress;
 }
 
-/* One instance: the change in force, the autorate extractor as the instances now need. */
+/* The autorate extractor as the instances now need it. */
+static int attach(struct wg_device *dev, char *err, size_t err_len, uint64_t now_ns)
+{
+	int ret = wg_device_autorate_attach(dev, now_ns);
+
+	if (ret)
+		snprintf(err, err_len, "autorate: out of memory");
+	return ret;
+}
+
+/* One instance: the change in force, then the extractor. */
 static int commit_one(struct wg_device *dev, bool ingress, const char *options,
 		      struct wg_egress_change *ch, char *err, size_t err_len, uint64_t now_ns)
 {
@@ -83,13 +93,10 @@ static int commit_one(struct wg_device *dev, bool ingress, const char *options,
 		}
 	}
 	ret = wg_egress_commit(eg, ch, options, err, err_len, now_ns);
+	if (!ret)
+		ret = attach(dev, err, err_len, now_ns);
 	if (ret)
 		return ret;
-	ret = wg_device_autorate_attach(dev, now_ns);
-	if (ret) {
-		snprintf(err, err_len, "autorate: out of memory");
-		return ret;
-	}
 	wg_device_log(dev, WG_LOG_INFO, "CAKE %s: %s", ingress ? "ingress" : "egress", options);
 	return 0;
 }
@@ -97,26 +104,24 @@ static int commit_one(struct wg_device *dev, bool ingress, const char *options,
 int wg_device_cake_commit(struct wg_device *dev, struct wg_device_cake_change *c, char *err,
 			  size_t err_len, uint64_t now_ns)
 {
-	struct wg_device_cake_change todo = *c;
+	struct wg_device_cake_change pending = *c; /* c is emptied: the instances own it now */
 	int ret = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (todo.egress_opts)
-		ret = commit_one(dev, false, todo.egress_opts, &todo.egress, err, err_len, now_ns);
+	if (pending.egress_opts)
+		ret = commit_one(dev, false, pending.egress_opts, &pending.egress, err, err_len,
+				 now_ns);
 	if (ret) {
-		wg_egress_abandon(&todo.ingress);
+		wg_egress_abandon(&pending.ingress);
 		return ret;
 	}
-	if (!todo.ingress_opts)
+	if (!pending.ingress_opts)
 		return 0;
-	if (!is_off(todo.ingress_opts))
-		return commit_one(dev, true, todo.ingress_opts, &todo.ingress, err, err_len,
+	if (!is_off(pending.ingress_opts))
+		return commit_one(dev, true, pending.ingress_opts, &pending.ingress, err, err_len,
 				  now_ns);
 	drop_ingress(dev);
-	ret = wg_device_autorate_attach(dev, now_ns);
-	if (ret)
-		snprintf(err, err_len, "autorate: out of memory");
-	return ret;
+	return attach(dev, err, err_len, now_ns);
 }
 
 int wg_device_set_cake(struct wg_device *dev, bool ingress, const char *options, char *err,

@@ -229,12 +229,8 @@ int wg_egress_prepare(const struct wg_egress *eg, const char *options, struct wg
 
 void wg_egress_abandon(struct wg_egress_change *ch)
 {
-	struct wg_egress fresh;
-
-	if (ch->owns_autorate) { /* not the instance's: a fresh one frees it */
-		fresh_instance(&fresh);
-		wg_autorate_abandon(&fresh, ch->autorate);
-	}
+	if (ch->owns_autorate)
+		wg_autorate_abandon(ch->autorate);
 	memset(ch, 0, sizeof(*ch));
 }
 
