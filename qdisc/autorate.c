@@ -42,7 +42,13 @@
  * rides on ACKs out of that queue, still lags above T. Ingress (the senders are
  * remote, and a deep dip reaches them only as CAKE's drops, which cost goodput for
  * several RTTs): k = (d - T) / DRAIN, in [5/100, 7/10] (DRAIN = 500 ms), in proportion
- * to the excess, so the standing queue drains in about DRAIN. (Tried, not kept: the
+ * to the excess, so the standing queue drains in about DRAIN. On a short path (base
+ * RTT at most EARLY_RTT_MAX) DRAIN_SHORT, 100 ms: there the senders answer a drop
+ * within a millisecond, and at 500 ms the queue of a 5x drop stood above 15 ms for
+ * 0.6-0.9 s (test_sim_link's short_path_drop_drains_fast: median 720 -> 220 ms; 24
+ * seeds of the benchmark's traces at 0.3 ms, download p99 lte -11.4 +- 1.4 ms, lte
+ * rrul -14.5 +- 1.7, wifi -13.4 +- 1.9, wifi rrul -9.8 +- 3.5, goodput -0.003 to
+ * -0.028; 50 ms took 3-8 ms more off for twice the goodput). (Tried, not kept: the
  * egress drain on ingress too took the LTE-like downloads' goodput from 0.74 to 0.66
  * in test_sim_link.) Either way, a cut below R/2 needs d >= 2T
  * in this tick and d > T in the one before; else it is a x0.95 step, "put off" (D may
@@ -96,10 +102,10 @@
  * delays the first cut after a drop: the queue grows (R/C - 1) ms per ms meanwhile.
  * So between ticks, every millisecond, the one-way samples that came since the last
  * verdict (at least EARLY_SAMPLES, 1; their low quantile, as a tick reads them) bring a
- * tick at once when they show 2T or more, EARLY_GAP (10 ms) or more after the last
- * tick, and not while a cut drains unless the queue still grows (d up by T/2 over its
- * floor, one base RTT or more after the cut, when the cut can first show) or the last
- * cut was put off. The tick is the usual one, over a shorter time. (Measured in
+ * tick at once when they show EARLY_TARGETS x T (T) or more, EARLY_GAP (10 ms) or
+ * more after the last tick, and not while a cut drains unless the queue still grows (d
+ * up by T/2 over its floor, one base RTT or more after the cut, when the cut can first
+ * show) or the last cut was put off. The tick is the usual one, over a shorter time. (Measured in
  * cakewg-sim on the benchmark's traces at a 1 ms RTT: upload p99 lte 47 -> 33 ms, wifi
  * 62 -> 49, starlink 17 -> 14, goodput unchanged. Not kept: on longer paths, where the
  * signal lags the drop by about a tick anyway, early ticks acted on few, stale samples
@@ -108,7 +114,19 @@
  * is enough (session 10, on top of abf7617, whose RTT baseline no longer takes a
  * retransmission's TSval; 24 seeds of cakewg-sim at a 0.3 ms RTT, paired against two:
  * upload p99 lte -3.6 +- 2.0 ms, lte rrul -6.8 +- 1.9, wifi -2.3 +- 2.3, wifi rrul
- * -6.0 +- 5.2; goodput and the 40 ms paths unchanged).
+ * -6.0 +- 5.2; goodput and the 40 ms paths unchanged). And T is enough (session 11):
+ * with 2T the first early tick came when the queue of a 5x drop stood at 40-50 ms.
+ * That tick reads the delay those recent samples showed, not the low quantile of all
+ * the tick's samples, most of them from before the drop (which let it probe up), as
+ * long as the tick's own delay has risen to T/2 at least: a lone sample of a delayed
+ * ACK then asks for a tick but decides nothing (at 3 Mbit/s on a 1 ms path, taking it
+ * alone cost test_sim_link's short_path_low_rate_target its goodput: 0.724 of 0.80).
+ * (24 seeds at 0.3 ms, paired against the early tick at 2T that read the tick's
+ * samples: upload p99 lte -3.9 +- 1.3 ms, lte rrul -2.1 +- 2.7, wifi -4.4 +- 2.1, wifi
+ * rrul -6.8 +- 4.5, steady rrul -2.0 +- 0.1; goodput within 0.008. Tried, not kept: the
+ * capacity as the rate delivered while a cut's queue stood, -13 ms on the 40 ms rrul
+ * uploads but over steady_20_tight_bounds' p99; a 60 or 100 ms upload drain on short
+ * paths, within noise.)
  */
 #include "qdisc/autorate.h"
 
@@ -138,6 +156,7 @@ enum {
 	DECAY_SHIFT = 5,       /* 1/32 of the distance per tick */
 	MIN_OWD_SAMPLES = 1,
 	DRAIN_US = 500000,
+	DRAIN_SHORT_US = 100000,
 	DRAIN_TIME_US = 200000, /* a cut drains the queue it sees in this time ... */
 	DRAIN_K_MIN = 64,	/* ... at 1 - k of the capacity, k in [1/16, 7/10] */
 	DRAIN_K_MAX = FRAC_ONE - CUT_MIN,
@@ -148,7 +167,7 @@ enum {
 	PROBE_RISE_SHIFT = 2,  /* 1/4 per tick: the fastest climb toward B with no queue */
 	RISE_STREAK_MAX = TICKS_PER_DOUBLING * (PROBE_SLOW_SHIFT - PROBE_RISE_SHIFT),
 	EARLY_SAMPLES = 1,     /* an early tick needs this many one-way samples ... */
-	EARLY_TARGETS = 2,     /* ... showing this many times the target, */
+	EARLY_TARGETS = 1,     /* ... showing this many times the target, */
 	EARLY_RTT_MAX_US = 20000, /* ... on a path of at most this base RTT */
 };
 
@@ -230,7 +249,7 @@ uint64_t cake_autorate_next_ns(const struct cake_autorate *a)
 static uint32_t target_us(const struct cake_autorate *a);
 static uint32_t rtt_base(const struct cake_autorate *a);
 
-bool cake_autorate_early(const struct cake_autorate *a, struct cake_tcpts *ts,
+bool cake_autorate_early(struct cake_autorate *a, struct cake_tcpts *ts,
 			 enum cake_tcpts_dir dir, uint64_t now_ns)
 {
 	uint32_t t = target_us(a), q, d;
@@ -245,7 +264,10 @@ bool cake_autorate_early(const struct cake_autorate *a, struct cake_tcpts *ts,
 	if (a->draining && !(a->restrained && a->delay_us > t) &&
 	    (d <= a->floor_us + t / 2 || now_ns - a->mark_ns < (uint64_t)rtt_base(a) * NS_PER_US))
 		return false; /* cut already: it drains, or it is too soon to tell */
-	return d >= EARLY_TARGETS * t;
+	if (d < EARLY_TARGETS * t)
+		return false;
+	a->early_us = q;
+	return true;
 }
 
 static uint32_t target_us(const struct cake_autorate *a)
@@ -376,8 +398,9 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 	if (a->cfg.ingress) {
 		/* below C in proportion to the excess: the remote senders see only drops */
 		uint64_t excess = d - t;
+		uint64_t drain = rtt_base(a) && rtt_base(a) <= EARLY_RTT_MAX_US ? DRAIN_SHORT_US : DRAIN_US;
 
-		k = excess >= DRAIN_US ? FRAC_ONE : excess * FRAC_ONE / DRAIN_US;
+		k = excess >= drain ? FRAC_ONE : excess * FRAC_ONE / drain;
 		k = k < FRAC_ONE - CUT_MAX ? FRAC_ONE - CUT_MAX : k > DRAIN_K_MAX ? DRAIN_K_MAX : k;
 	} else {
 		/* drain the queue q: at C x (1 - k) for q / k, k = q / DRAIN_TIME in bounds */
@@ -509,6 +532,8 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 	}
 	if (s->owd_samples >= MIN_OWD_SAMPLES) {
 		d = s->qdelay_us;
+		if (a->early_us > d && d >= target_us(a) / 2)
+			d = a->early_us; /* rising, and the recent samples asked for this tick */
 		a->delay_from_rtt = false;
 		a->owd_seen_ns = now;
 	} else if (s->rtt_samples && rtt_base(a) &&
@@ -574,6 +599,7 @@ uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_
 	r = two_tick_rates(a, in, dt);
 	rtt_baseline(a, &in->sig, now_ns);
 	asked = decide(a, in, &r, now_ns, &why);
+	a->early_us = 0;
 	if (why != CAKE_AUTORATE_PROBE || asked <= a->rate)
 		a->rise_streak = 0; /* the streak is of probes in a row */
 	want = asked < a->cfg.min_rate ? a->cfg.min_rate : asked;

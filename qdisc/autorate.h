@@ -98,6 +98,7 @@ struct cake_autorate {
 	uint32_t rtt_base_cur, rtt_base_prev; /* two-window RTT minimum, us */
 	uint64_t rtt_window_ns;
 	uint32_t delay_us, prev_delay_us;
+	uint32_t early_us;	/* the delay that asked for an early tick, for that tick */
 	uint32_t rise_streak;	/* probes in a row past B with no queue (see .c) */
 	bool draining, restrained, delay_from_rtt; /* restrained: a deep cut put off */
 	enum cake_autorate_reason reason;
@@ -132,9 +133,10 @@ uint64_t cake_autorate_next_ns(const struct cake_autorate *a);
  * of dir (this controller's direction) that came since the last verdict ask for a tick
  * now, an early one, rather than at cake_autorate_next_ns (see the .c). Reads t with
  * cake_tcpts_peek, starting a new window once the samples suffice for a verdict. On
- * true the caller ticks as usual, every controller sharing t, with now as its time.
+ * true the caller ticks as usual, every controller sharing t, with now as its time;
+ * the controller keeps the delay that asked for it, for that tick (see the .c).
  */
-bool cake_autorate_early(const struct cake_autorate *a, struct cake_tcpts *t,
+bool cake_autorate_early(struct cake_autorate *a, struct cake_tcpts *t,
 			 enum cake_tcpts_dir dir, uint64_t now_ns);
 
 void cake_autorate_get(const struct cake_autorate *a, struct cake_autorate_status *out);

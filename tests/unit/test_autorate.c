@@ -288,6 +288,34 @@ Test(autorate, an_ingress_cut_stays_proportional)
 }
 
 /*
+ * On a short path (a 1 ms base RTT) the remote senders answer CAKE's drops within a
+ * millisecond, so the ingress cut drains the excess in 100 ms, not 500: about 24 ms
+ * over T is k = 24/100 (on a 40 ms path x 0.95, the smallest cut).
+ */
+Test(autorate, an_ingress_cut_on_a_short_path_drains_in_100_ms)
+{
+	struct cake_autorate a;
+	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
+					 .start_rate = MBIT(4), .ingress = true};
+	struct cake_autorate_input in = {
+		.sent_bytes = MBIT(4) / 20,
+		.sig = {.owd_samples = 8, .owd_flows = 2, .qdelay_us = 1000, .rtt_samples = 4,
+			.rtt_min_us = 1000, .delivered_bytes = MBIT(4) / 20},
+	};
+	struct cake_autorate_status st;
+	uint64_t cut, k;
+
+	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
+	cake_autorate_tick(&a, &in, TICK);
+	cake_autorate_get(&a, &st); /* T: 2 MTU times at the rate the first tick reached */
+	k = (30000 - st.target_us) * 1024 / 100000;
+	cr_assert_geq(k, 240, "%lu", (unsigned long)k);
+	in.sig.qdelay_us = 30000;
+	cut = cake_autorate_tick(&a, &in, 2 * TICK);
+	cr_assert_eq(cut, MBIT(4) * (1024 - k) / 1024, "%lu", (unsigned long)cut);
+}
+
+/*
  * After a dip the capacity may come back: far below the rate that last bloated, with no
  * queue at all, each such tick climbs faster than 1/16 (from 4 to 30 Mbit/s: 34 ticks
  * at 1/16), yet never past that rate.
