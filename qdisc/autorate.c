@@ -86,10 +86,13 @@
  * second. Past B the count stops at 1/16 until the rate is half again above B, then
  * goes on to 1/4 per tick: B is stale, the capacity rose well past it, and at 1/16 a
  * rise 3 -> 15 Mbit/s on the LTE-like trace took 1.8 s (from 1/4 past B on, tried
- * first, it put the steady link's p99 over 10 ms). Any other tick restarts the count. (Tried, not kept: returning fast toward
- * the rate before a drop, remembered for 5 s, lifted the simulated Wi-Fi-like dips'
- * goodput from 0.70 to 0.79, but a failed return's overshoot broke the Starlink and
- * steady bounds.) Between 3/4 T and T: hold, or, if d rose
+ * first, it put the steady link's p99 over 10 ms). Any other tick restarts the count.
+ * (Tried, not kept: returning fast toward the rate before a drop, remembered for 5 s,
+ * lifted the simulated Wi-Fi-like dips' goodput from 0.70 to 0.79, but a failed
+ * return's overshoot broke the Starlink and steady bounds; doubling every probe, not
+ * every 2, gained 0.01-0.03 of goodput on every trace but took the steady link's top
+ * rate over steady_20_tight_bounds' 22.2 Mbit/s, and doubling so only far below B
+ * cost the Wi-Fi-like rrul uploads 8.5 ms of p99.) Between 3/4 T and T: hold, or, if d rose
  * by T/8 or more since the tick before (one-way delay only, not draining), cut as if
  * over T: the queue's signal lags it by a tick or more (it rides on ACKs), and the
  * sawtooth's peak is the queue's p99 on a steady link.
@@ -105,12 +108,14 @@
  * tick at once when they show EARLY_TARGETS x T (T) or more, EARLY_GAP (10 ms) or
  * more after the last tick, and not while a cut drains unless the queue still grows (d
  * up by T/2 over its floor, one base RTT or more after the cut, when the cut can first
- * show) or the last cut was put off. The tick is the usual one, over a shorter time. (Measured in
- * cakewg-sim on the benchmark's traces at a 1 ms RTT: upload p99 lte 47 -> 33 ms, wifi
- * 62 -> 49, starlink 17 -> 14, goodput unchanged. Not kept: on longer paths, where the
- * signal lags the drop by about a tick anyway, early ticks acted on few, stale samples
- * and broke test_sim_link's steady and Wi-Fi-like bounds at 40 ms; on ingress, where
- * each tick sees many samples, they cost the LTE-like downloads' goodput.) One sample
+ * show) or the last cut was put off. The tick is the usual one, over a shorter time.
+ * (Measured in cakewg-sim on the benchmark's traces at a 1 ms RTT: upload p99 lte
+ * 47 -> 33 ms, wifi 62 -> 49, starlink 17 -> 14, goodput unchanged. Not kept: on
+ * longer paths, where the signal lags the drop by about a tick anyway, early ticks
+ * acted on few, stale samples and broke test_sim_link's steady and Wi-Fi-like bounds
+ * at 40 ms; on ingress, where each tick sees many samples, they cost the LTE-like
+ * downloads' goodput, and in session 11, on top of the 100 ms drain, 0.04-0.05 of it
+ * for 4-9 ms of p99.) One sample
  * is enough (session 10, on top of abf7617, whose RTT baseline no longer takes a
  * retransmission's TSval; 24 seeds of cakewg-sim at a 0.3 ms RTT, paired against two:
  * upload p99 lte -3.6 +- 2.0 ms, lte rrul -6.8 +- 1.9, wifi -2.3 +- 2.3, wifi rrul
@@ -249,12 +254,18 @@ uint64_t cake_autorate_next_ns(const struct cake_autorate *a)
 static uint32_t target_us(const struct cake_autorate *a);
 static uint32_t rtt_base(const struct cake_autorate *a);
 
+/* A base RTT short against the tick (see the top of this file), 0 unknown: not short. */
+static bool short_path(const struct cake_autorate *a)
+{
+	return rtt_base(a) && rtt_base(a) <= EARLY_RTT_MAX_US;
+}
+
 bool cake_autorate_early(struct cake_autorate *a, struct cake_tcpts *ts,
 			 enum cake_tcpts_dir dir, uint64_t now_ns)
 {
 	uint32_t t = target_us(a), q, d;
 
-	if (a->cfg.ingress || !rtt_base(a) || rtt_base(a) > EARLY_RTT_MAX_US ||
+	if (a->cfg.ingress || !short_path(a) ||
 	    cake_tcpts_peek(ts, dir, &q, false) < EARLY_SAMPLES)
 		return false;
 	(void)cake_tcpts_peek(ts, dir, &q, true); /* a verdict on these: a new window */
@@ -272,8 +283,7 @@ bool cake_autorate_early(struct cake_autorate *a, struct cake_tcpts *ts,
 
 static uint32_t target_us(const struct cake_autorate *a)
 {
-	uint32_t n = rtt_base(a) && rtt_base(a) <= EARLY_RTT_MAX_US ? CAKE_AUTORATE_MTUS_IN_TARGET_SHORT
-								      : CAKE_AUTORATE_MTUS_IN_TARGET;
+	uint32_t n = short_path(a) ? CAKE_AUTORATE_MTUS_IN_TARGET_SHORT : CAKE_AUTORATE_MTUS_IN_TARGET;
 	uint64_t mtus = (uint64_t)n * a->cfg.mtu_bytes * US_PER_S / a->rate;
 
 	return mtus > a->cfg.target_us ? (uint32_t)(mtus > UINT32_MAX ? UINT32_MAX : mtus)
@@ -398,7 +408,7 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 	if (a->cfg.ingress) {
 		/* below C in proportion to the excess: the remote senders see only drops */
 		uint64_t excess = d - t;
-		uint64_t drain = rtt_base(a) && rtt_base(a) <= EARLY_RTT_MAX_US ? DRAIN_SHORT_US : DRAIN_US;
+		uint64_t drain = short_path(a) ? DRAIN_SHORT_US : DRAIN_US;
 
 		k = excess >= drain ? FRAC_ONE : excess * FRAC_ONE / drain;
 		k = k < FRAC_ONE - CUT_MAX ? FRAC_ONE - CUT_MAX : k > DRAIN_K_MAX ? DRAIN_K_MAX : k;
@@ -532,7 +542,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 	}
 	if (s->owd_samples >= MIN_OWD_SAMPLES) {
 		d = s->qdelay_us;
-		if (a->early_us > d && d >= target_us(a) / 2)
+		if (a->early_us > d && d >= t / 2)
 			d = a->early_us; /* rising, and the recent samples asked for this tick */
 		a->delay_from_rtt = false;
 		a->owd_seen_ns = now;
@@ -623,7 +633,7 @@ void cake_autorate_path_reset(struct cake_autorate *a, uint64_t now_ns)
 	a->rtt_base_cur = a->rtt_base_prev = 0;
 	a->rtt_window_ns = now_ns;
 	a->path_us = 0;
-	a->delay_us = a->prev_delay_us = 0;
+	a->delay_us = a->prev_delay_us = a->early_us = 0;
 	a->owd_seen_ns = 0;
 	a->draining = false;
 }
