@@ -403,7 +403,8 @@ Test(sim_link, short_path_drop_drains_fast)
 		for (uint64_t seed = 1; seed <= SEEDS; seed++)
 			t[seed - 1] = short_path_drop((enum cake_link_dir)d, seed, &peak[seed - 1]);
 		for (int i = 0; i < SEEDS; i++)
-			printf("%s drop 30->6, 1 ms path, seed %d: queue peak %.0f ms, under 15 ms after %.0f ms\n",
+			printf("%s drop 30->6, 1 ms path, seed %d: queue peak %.0f ms, "
+			       "under 15 ms after %.0f ms\n",
 			       d == CAKE_LINK_UP ? "upload" : "download", i + 1, peak[i], t[i] * 1e3);
 		qsort(t, SEEDS, sizeof(t[0]), cmp_double);
 		med = (t[SEEDS / 2 - 1] + t[SEEDS / 2]) / 2;
