@@ -90,12 +90,12 @@
  * (Tried, not kept: returning fast toward the rate before a drop, remembered for 5 s,
  * lifted the simulated Wi-Fi-like dips' goodput from 0.70 to 0.79, but a failed
  * return's overshoot broke the Starlink and steady bounds; doubling every probe, not
- * every 2, gained 0.01-0.03 of goodput on every trace but took the steady link's top
- * rate over steady_20_tight_bounds' 22.2 Mbit/s, and doubling so only far below B
- * cost the Wi-Fi-like rrul uploads 8.5 ms of p99.) Between 3/4 T and T: hold, or, if d rose
- * by T/8 or more since the tick before (one-way delay only, not draining), cut as if
- * over T: the queue's signal lags it by a tick or more (it rides on ACKs), and the
- * sawtooth's peak is the queue's p99 on a steady link.
+ * every 2, gained 0.01-0.03 of goodput on the lte and Wi-Fi traces but took the
+ * steady link's top rate over steady_20_tight_bounds' 22.2 Mbit/s, and doubling so only
+ * far below B cost the Wi-Fi-like rrul uploads 8.5 ms of p99.) Between 3/4 T and T:
+ * hold, or, if d rose by T/8 or more since the tick before (one-way delay only, not
+ * draining), cut as if over T: the queue's signal lags it by a tick or more (it rides
+ * on ACKs), and the sawtooth's peak is the queue's p99 on a steady link.
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
@@ -114,7 +114,7 @@
  * longer paths, where the signal lags the drop by about a tick anyway, early ticks
  * acted on few, stale samples and broke test_sim_link's steady and Wi-Fi-like bounds
  * at 40 ms; on ingress, where each tick sees many samples, they cost the LTE-like
- * downloads' goodput, and in session 11, on top of the 100 ms drain, 0.04-0.05 of it
+ * downloads' goodput, and in session 11, on top of the 100 ms drain, 0.01-0.05 of it
  * for 4-9 ms of p99.) One sample
  * is enough (session 10, on top of abf7617, whose RTT baseline no longer takes a
  * retransmission's TSval; 24 seeds of cakewg-sim at a 0.3 ms RTT, paired against two:
