@@ -510,12 +510,20 @@ static bool retransmission(struct flow *f, enum cake_tcpts_dir dir, const struct
 	return old && s->payload;
 }
 
+/* Marks tsval as sent; whether this packet is the first to carry it. */
+static bool first_carrier(struct flow *f, uint32_t tsval)
+{
+	if ((f->flags & F_OUT_TS) && !after(tsval, f->last_out_tsval))
+		return false;
+	f->last_out_tsval = tsval;
+	f->flags |= F_OUT_TS;
+	return true;
+}
+
 static void record_out_ts(struct flow *f, const struct seg *s, uint64_t now)
 {
-	if ((f->flags & F_OUT_TS) && !after(s->tsval, f->last_out_tsval))
-		return; /* not the first packet carrying this TSval */
-	f->last_out_tsval = s->tsval;
-	f->flags |= F_OUT_TS;
+	if (!first_carrier(f, s->tsval))
+		return; /* not the first packet carrying this TSval: its send time stands */
 	if (f->n_pend == PENDING && now - f->pend_ns[0] > PENDING_MAX_NS) {
 		memmove(f->pend_ns, f->pend_ns + 1, (PENDING - 1) * sizeof(f->pend_ns[0]));
 		memmove(f->pend_ts, f->pend_ts + 1, (PENDING - 1) * sizeof(f->pend_ts[0]));
@@ -578,10 +586,8 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	if (retrans) {
 		t->st.karn_skips++;
 		f->n_seg = 0; /* Karn: an ACK may answer either copy */
-		if (s->has_ts && (!(f->flags & F_OUT_TS) || after(s->tsval, f->last_out_tsval))) {
-			f->last_out_tsval = s->tsval;
-			f->flags |= F_OUT_TS;
-		}
+		if (s->has_ts)
+			(void)first_carrier(f, s->tsval); /* its TSval is no fresh one after it */
 	} else if (s->has_ts) {
 		record_out_ts(f, s, now);
 	}
