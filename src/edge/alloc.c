@@ -4,10 +4,9 @@
 
 #include <limits.h>
 #include <malloc.h>
-#include <stdint.h>
-#include <time.h>
 
 #include "src/edge/log.h"
+#include "src/edge/monoclock.h"
 
 enum { MMAP_THRESHOLD = 128 * 1024 }; /* glibc's default, fixed */
 
@@ -18,20 +17,12 @@ void wg_alloc_tune(void)
 		wg_log_debug("malloc settings not all taken: freeing may hold the datapath longer");
 }
 
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 void wg_alloc_trim(void)
 {
-	uint64_t start = mono_us();
+	uint64_t start = wg_mono_ns();
 	int released = malloc_trim(0);
 
 	/* It holds each arena's lock in turn, the datapath's too: how long is logged. */
 	wg_log_debug("malloc_trim %s memory in %llu us", released ? "released" : "found no",
-		     (unsigned long long)(mono_us() - start));
+		     (unsigned long long)(wg_mono_ns() - start) / 1000);
 }

@@ -18,6 +18,7 @@
 #include "src/core/retired.h"
 #include "src/edge/alloc.h"
 #include "src/edge/log.h"
+#include "src/edge/monoclock.h"
 
 struct wg_control_job {
 	struct wg_control_job *next;
@@ -35,19 +36,6 @@ struct wg_control_job {
 	uint64_t first_ns;
 	uint64_t slice_max_ns, slice_max_cpu_ns; /* wall clock; the thread's CPU time */
 };
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t mono_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
 
 static void job_free(struct wg_control_job *job)
 {
@@ -138,7 +126,7 @@ static void job_finish(struct wg_control *ctl, struct wg_control_job *job, int r
 	wg_log_debug("UAPI %s done on the datapath in %u slices over %llu us, the longest "
 		     "%llu us on the CPU, %llu us on the wall clock",
 		     kind_name[job->kind], job->slices,
-		     (unsigned long long)(mono_ns() - job->first_ns) / 1000,
+		     (unsigned long long)(wg_mono_ns() - job->first_ns) / 1000,
 		     (unsigned long long)job->slice_max_cpu_ns / 1000,
 		     (unsigned long long)job->slice_max_ns / 1000);
 	if (job->kind == WG_UAPI_SET)
@@ -156,7 +144,7 @@ static void slice_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct wg_control *ctl = w->data;
 	struct wg_control_job *job = ctl->active;
 	uint64_t now_ns = ctl->ops.now(ctl->ops.ctx);
-	uint64_t start_ns = mono_ns(), cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t start_ns = wg_mono_ns(), cpu_ns = wg_clock_read_ns(CLOCK_THREAD_CPUTIME_ID);
 	int ret;
 
 	(void)revents;
@@ -166,10 +154,10 @@ static void slice_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		job->first_ns = start_ns;
 	do
 		ret = job_step(ctl, job, now_ns);
-	while (ret == WG_DEVICE_CONF_MORE && mono_ns() < start_ns + WG_CONTROL_SLICE_NS);
-	job->slice_max_ns = WG_MAX(job->slice_max_ns, mono_ns() - start_ns);
+	while (ret == WG_DEVICE_CONF_MORE && wg_mono_ns() < start_ns + WG_CONTROL_SLICE_NS);
+	job->slice_max_ns = WG_MAX(job->slice_max_ns, wg_mono_ns() - start_ns);
 	job->slice_max_cpu_ns =
-		WG_MAX(job->slice_max_cpu_ns, clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_ns);
+		WG_MAX(job->slice_max_cpu_ns, wg_clock_read_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_ns);
 	if (ret == WG_DEVICE_CONF_MORE) {
 		ev_timer_set(w, 0., 0.);
 		ev_timer_start(loop, w);

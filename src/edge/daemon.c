@@ -19,6 +19,7 @@
 #include "src/edge/control.h"
 #include "src/edge/icmp_out.h"
 #include "src/edge/log.h"
+#include "src/edge/monoclock.h"
 #include "src/edge/netlink.h"
 #include "src/edge/netwatch.h"
 #include "src/edge/probe.h"
@@ -95,20 +96,12 @@ struct daemon {
 	int exit_code;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * WG_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static void tick(struct daemon *d)
 {
 	struct timespec ts;
 	struct wg_walltime wall;
 
-	d->now_ns = mono_ns();
+	d->now_ns = wg_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall.sec = (uint64_t)ts.tv_sec;
 	wall.nsec = (uint32_t)ts.tv_nsec;
