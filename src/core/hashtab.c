@@ -103,15 +103,14 @@ void wg_hashtab_prepare_shrink(const struct wg_hashtab_shape *shape, size_t size
 		if (!a)
 			return;
 		size /= 2;
-		shrink->spare[shrink->n_spares] = a;
-		shrink->spare_size[shrink->n_spares++] = size;
+		shrink->spare[shrink->n_spares++] = (struct wg_hashtab_spare){a, size};
 	}
 }
 
 void wg_hashtab_spares_retire(struct wg_hashtab_shrink *shrink, struct wg_retired *retired)
 {
 	for (unsigned int i = 0; i < shrink->n_spares; i++)
-		wg_retired_add(retired, shrink->spare[i]);
+		wg_retired_add(retired, shrink->spare[i].slots);
 	shrink->n_spares = 0;
 }
 
@@ -120,15 +119,12 @@ static void *halving_array(const struct wg_hashtab_shape *shape, struct wg_hasht
 			   size_t size)
 {
 	for (unsigned int i = 0; i < shrink->n_spares; i++) {
-		void *a = shrink->spare[i];
+		void *a = shrink->spare[i].slots;
 
-		if (shrink->spare_size[i] != size)
+		if (shrink->spare[i].size != size)
 			continue;
 		memmove(&shrink->spare[i], &shrink->spare[i + 1],
-			(shrink->n_spares - i - 1) * sizeof(shrink->spare[0]));
-		memmove(&shrink->spare_size[i], &shrink->spare_size[i + 1],
-			(shrink->n_spares - i - 1) * sizeof(shrink->spare_size[0]));
-		shrink->n_spares--;
+			(--shrink->n_spares - i) * sizeof(shrink->spare[0]));
 		return a;
 	}
 	return malloc(size * shape->slot_size);

@@ -51,9 +51,11 @@ struct wg_hashtab_shrink {
 	size_t size;	/* its slots */
 	size_t cleared; /* its slots cleared so far: copying starts when all are */
 	size_t cursor;	/* the table's slots below it are copied */
-	/* wg_hashtab_prepare_shrink's arrays, largest first, and their slots */
-	void *spare[WG_HASHTAB_SPARES];
-	size_t spare_size[WG_HASHTAB_SPARES];
+	/* wg_hashtab_prepare_shrink's arrays, largest first */
+	struct wg_hashtab_spare {
+		void *slots;
+		size_t size; /* its slots */
+	} spare[WG_HASHTAB_SPARES];
 	unsigned int n_spares;
 };
 

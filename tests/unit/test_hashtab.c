@@ -556,8 +556,8 @@ Test(hashtab, halvings_take_the_arrays_prepared_for_them)
 	n = t.shrink.n_spares;
 	cr_assert_geq(n, 3, "32x fewer entries: %zu halvings ahead", n);
 	for (size_t i = 0; i < n; i++) {
-		prepared[i] = t.shrink.spare[i];
-		cr_assert_eq(t.shrink.spare_size[i], full >> (i + 1));
+		prepared[i] = t.shrink.spare[i].slots;
+		cr_assert_eq(t.shrink.spare[i].size, full >> (i + 1));
 	}
 	for (uint32_t k = 0; k < BIG_KEYS - BIG_KEYS / 32; k++) {
 		bool was = t.shrink.slots != NULL;
