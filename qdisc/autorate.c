@@ -160,6 +160,9 @@ enum {
 	NEAR = 256,	       /* within 1/4 of B counts as near */
 	DECAY_SHIFT = 5,       /* 1/32 of the distance per tick */
 	MIN_OWD_SAMPLES = 1,
+	BUSY_MIN_US = 4000,    /* a busy run this long gives a rate for a cut (see the top), */
+	BUSY_TOL_US = 2000,    /* ... its span known to within this (two 1 ms TSval ticks), */
+	BUSY_SETTLE_US = 20000, /* ... and this long one for a settle */
 	DRAIN_US = 500000,
 	DRAIN_SHORT_US = 100000,
 	DRAIN_TIME_US = 200000, /* a cut drains the queue it sees in this time ... */
@@ -311,6 +314,8 @@ static uint32_t rtt_base(const struct cake_autorate *a)
 /* The tick's rates over the last two ticks, bytes/s. */
 struct rates {
 	uint64_t sent, delivered, reverse;
+	uint64_t busy_hi; /* the most the latest busy run's rate may be, 0 none (see the top) */
+	uint64_t busy;	  /* ... and its rate, if the run was long enough to tell, else 0 */
 };
 
 /*
@@ -335,6 +340,14 @@ static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_au
 		.delivered = per_second(in->sig.delivered_bytes, a->prev_delivered, span),
 		.reverse = per_second(in->sig.reverse_bytes, a->prev_reverse, span),
 	};
+
+	if (!a->cfg.ingress && in->sig.busy_us >= BUSY_MIN_US) {
+		uint64_t us = in->sig.busy_us;
+
+		r.busy_hi = per_second(in->sig.busy_bytes, 0, (us - BUSY_TOL_US) * NS_PER_US);
+		if (us >= BUSY_SETTLE_US)
+			r.busy = per_second(in->sig.busy_bytes, 0, us * NS_PER_US);
+	}
 
 	a->prev_sent = in->sent_bytes;
 	a->prev_delivered = in->sig.delivered_bytes;
@@ -389,16 +402,33 @@ static uint64_t queue_now_us(const struct cake_autorate *a, const struct rates *
 	return q < QUEUE_MAX_US ? q : QUEUE_MAX_US;
 }
 
+/*
+ * What a settle goes back to (92/100 of it): the busy run's rate when it is above c, as
+ * it counts every byte the bottleneck passed (the other direction's ACKs too, which
+ * D, from ACK progress, leaves out), but not above what the shaper sent.
+ */
+static uint64_t settle_capacity(const struct rates *r, uint64_t c)
+{
+	uint64_t b = r->busy < r->sent ? r->busy : r->sent;
+
+	return b > c ? b : c;
+}
+
 static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t,
 		    uint64_t now)
 {
 	uint64_t c = r->delivered, q, k;
+	bool from_busy = false;
 
 	if (!c) /* nothing delivered: no ACK came back, or the link stalls */
 		c = r->sent < a->rate ? r->sent : a->rate;
+	if (r->busy_hi && r->busy_hi < c) { /* the busy run saw the fall first */
+		c = r->busy_hi;
+		from_busy = true;
+	}
 	if (a->draining && (c >= a->rate || !still_grows(a, r, d, t)))
 		return a->rate; /* below the capacity, or the queue does not grow: it drains */
-	a->capacity = c;
+	a->capacity = settle_capacity(r, c);
 	if (!a->draining)
 		a->bloat_rate = a->rate;
 	a->draining = true;
@@ -424,7 +454,7 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 	 * A deep cut needs a clear signal, twice: D may be ACKs held up in the other
 	 * direction's queue, and one tick's few samples may all wait for delayed ACKs.
 	 */
-	a->restrained = c < a->rate / 2 && (d < 2 * t || a->prev_delay_us <= t);
+	a->restrained = c < a->rate / 2 && (d < 2 * t || (a->prev_delay_us <= t && !from_busy));
 	if (a->restrained) {
 		a->drain_end_ns = 0;
 		c = frac(a->rate, CUT_MAX);

@@ -93,6 +93,9 @@ enum {
 	RATIO_MIN_PAYLOAD = 16384,	/* a period's ratio counts from this much payload */
 	TICK_REJECTED = UINT32_MAX,
 	ECHOES = 8,
+	BUSY_Q_US = 2000,		/* a sample this far over its baseline shows a queue */
+	BUSY_GAP_US = 20000,		/* samples further apart do not continue a run, */
+	BUSY_BACK_US = 2000,		/* nor a later packet that left this much earlier */
 };
 
 static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
@@ -142,7 +145,8 @@ struct flow {
 	uint32_t rtt_max_us; /* the largest RTT sample of the flow */
 	uint32_t syn_expect;
 	uint64_t syn_ns;
-	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay */
+	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay, */
+	uint64_t seg_cum[SEGS]; /* and the OUT wire bytes sent up to each, for the busy run */
 	uint32_t seg_end[SEGS];
 	struct owd_base base[CAKE_TCPTS_DIRS];
 	uint32_t epoch[CAKE_TCPTS_DIRS];
@@ -151,11 +155,23 @@ struct flow {
 	uint8_t syn_state;
 };
 
+/*
+ * A busy run: one-way samples in a row whose delay shows a queue, as points (the time
+ * the packet left the bottleneck, the direction's wire bytes up to it). See the top.
+ */
+struct busy_run {
+	int64_t first_us, last_us;
+	uint64_t first_cum, last_cum;
+	bool on;
+};
+
 struct dir_acc {
 	struct cake_dhist owd;
 	struct cake_dhist recent; /* the samples since the last peek that reset */
 	uint32_t flows;
 	uint64_t bytes; /* wire bytes of every packet: IN arrived, OUT sent */
+	uint64_t cum;	/* ... and since the table was made */
+	struct busy_run run;
 };
 
 struct cake_tcpts {
@@ -383,8 +399,30 @@ static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
 		f->rtt_max_us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
-static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
-		       uint64_t now)
+/*
+ * A one-way sample as a point of dir's busy run: it left the bottleneck at at_us (up to
+ * a constant), after cum of the direction's wire bytes, q_us over its baseline.
+ */
+static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, int32_t q_us)
+{
+	if (q_us < BUSY_Q_US) {
+		r->on = false;
+		return;
+	}
+	if (r->on && cum <= r->last_cum)
+		return; /* left before the last point (another flow's ACK came later) */
+	if (!r->on || at_us - r->last_us > BUSY_GAP_US || at_us < r->last_us - BUSY_BACK_US) {
+		r->first_us = at_us;
+		r->first_cum = cum;
+		r->on = true;
+	}
+	r->last_us = at_us;
+	r->last_cum = cum;
+}
+
+/* The sample over the flow's baseline, us: the queueing delay it saw. */
+static int32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
+			  uint64_t now)
 {
 	struct owd_base *b = &f->base[dir];
 	uint8_t have = dir == CAKE_TCPTS_OUT ? F_BASE_OUT : F_BASE_IN;
@@ -408,6 +446,7 @@ static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir
 		f->epoch[dir] = t->epoch;
 		t->acc[dir].flows++;
 	}
+	return raw - base;
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -581,6 +620,7 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	    (!f->n_seg || after(s->end, f->seg_end[f->n_seg - 1]))) {
 		f->seg_end[f->n_seg] = s->end;
 		f->seg_ns[f->n_seg] = now;
+		f->seg_cum[f->n_seg] = t->acc[CAKE_TCPTS_OUT].cum;
 		f->n_seg++;
 	}
 	if (retrans) {
@@ -627,13 +667,19 @@ static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, 
 		n++;
 	if (!n)
 		return;
-	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f))
-		owd_sample(t, f, CAKE_TCPTS_OUT,
-			   peer_time(f, s->tsval) - (int64_t)(f->seg_ns[n - 1] - f->anchor_ns), now);
-	else if (f->seg_end[n - 1] == hi && !(f->flags2 & F2_TS_SEEN))
+	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f)) {
+		int32_t q = owd_sample(t, f, CAKE_TCPTS_OUT,
+				       peer_time(f, s->tsval) -
+					       (int64_t)(f->seg_ns[n - 1] - f->anchor_ns),
+				       now);
+
+		busy_point(&t->acc[CAKE_TCPTS_OUT].run,
+			   (int64_t)(f->seg_ns[n - 1] / NS_PER_US) + q, f->seg_cum[n - 1], q);
+	} else if (f->seg_end[n - 1] == hi && !(f->flags2 & F2_TS_SEEN))
 		rtt_sample(t, f, now - f->seg_ns[n - 1]); /* no timestamps: the RTT */
 	f->n_seg -= n;
 	memmove(f->seg_ns, f->seg_ns + n, f->n_seg * sizeof(f->seg_ns[0]));
+	memmove(f->seg_cum, f->seg_cum + n, f->n_seg * sizeof(f->seg_cum[0]));
 	memmove(f->seg_end, f->seg_end + n, f->n_seg * sizeof(f->seg_end[0]));
 }
 
@@ -670,8 +716,8 @@ static void packet_in(struct cake_tcpts *t, struct flow *f, const struct seg *s,
 	if (!s->has_ts)
 		return;
 	if (tick_known(f))
-		owd_sample(t, f, CAKE_TCPTS_IN, (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval),
-			   now);
+		(void)owd_sample(t, f, CAKE_TCPTS_IN,
+				 (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval), now);
 	if (retrans)
 		t->st.karn_skips++;
 	else if (s->tsecr)
@@ -728,6 +774,7 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	if (!wire_len)
 		wire_len = len;
 	t->acc[dir].bytes += wire_len;
+	t->acc[dir].cum += wire_len;
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
@@ -790,7 +837,13 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 			.rtt_min_us = rtt_min,
 			.rtt_p50_us = rtt_p50,
 			.delivered_bytes = a->bytes,
+			.busy_bytes = a->run.last_cum - a->run.first_cum,
+			.busy_us = a->run.last_us > a->run.first_us
+					   ? (uint32_t)(a->run.last_us - a->run.first_us) : 0,
 		};
+		/* a run goes on from its last point; one that ended is reported once */
+		a->run.first_us = a->run.last_us;
+		a->run.first_cum = a->run.last_cum;
 		cake_dhist_reset(&a->owd);
 		cake_dhist_reset(&a->recent);
 		a->flows = 0;
