@@ -57,6 +57,18 @@
  * keyed like a flow by addresses, identifier and sequence number) and the IN echo
  * reply that matches it gives an RTT sample like any other.
  *
+ * Busy run (OUT). Each OUT sample also tells when its segment left the bottleneck, up
+ * to a constant: its send time plus its queueing delay; the ring keeps the direction's
+ * wire bytes sent up to each segment. Samples in a row that each show a queue (at
+ * least BUSY_Q, 2 ms, over the baseline: more than a TSval tick) form a run, in which
+ * the bottleneck never idled; bytes between its first and last over the time between
+ * their departures is the bottleneck's rate, every byte counted, and exact but for the
+ * peer's tick at each end. A sample under BUSY_Q ends it; one more than BUSY_GAP (20
+ * ms) after the last, or BUSY_BACK (2 ms) before it (the last was late: a delayed ACK),
+ * starts a new one; a segment sent before the last point's (another flow's ACK came
+ * later) is passed over. Each take reports the latest run of its period, which goes on
+ * from its last point into the next.
+ *
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
  * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by

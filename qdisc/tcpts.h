@@ -3,8 +3,9 @@
  * Passive delay signals from the inner TCP flows a tunnel endpoint carries: path RTT
  * (pping: a TSval we send, matched with the TSecr that echoes it), one-way queueing
  * delay per direction (the peer's TSval clock against ours, over a per-flow baseline),
- * and the rate the bottleneck delivers per direction (ACK progress of uploads, arrival
- * bytes of downloads). ICMP echo requests (OUT) and their replies (IN), v4 and v6, give
+ * the rate the bottleneck delivers per direction (ACK progress of uploads, arrival
+ * bytes of downloads), and for uploads the rate it passed every byte while queued (a
+ * busy run). ICMP echo requests (OUT) and their replies (IN), v4 and v6, give
  * RTT samples too: the owner's sparse probes when no TCP runs. The autorate controller (qdisc/autorate.h) consumes a summary
  * per direction at each of its ticks.
  *
