@@ -157,9 +157,11 @@ struct flow {
 	uint32_t rtt_max_us; /* the largest RTT sample of the flow */
 	uint32_t syn_expect;
 	uint64_t syn_ns;
-	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay, */
-	uint64_t seg_cum[SEGS]; /* and the OUT wire bytes sent up to each, for the busy run */
-	uint32_t seg_end[SEGS];
+	struct out_seg {    /* OUT data segments, oldest first, for OUT delay: */
+		uint64_t ns;  /* when it was sent, */
+		uint64_t cum; /* the OUT wire bytes sent up to it (for the busy run), */
+		uint32_t end; /* and its end */
+	} segs[SEGS];
 	struct owd_base base[CAKE_TCPTS_DIRS];
 	uint32_t epoch[CAKE_TCPTS_DIRS];
 	uint8_t n_pend, n_seg;
@@ -182,8 +184,6 @@ struct dir_acc {
 	struct cake_dhist recent; /* the samples since the last peek that reset */
 	uint32_t flows;
 	uint64_t bytes; /* wire bytes of every packet: IN arrived, OUT sent */
-	uint64_t cum;	/* ... and since the table was made */
-	struct busy_run run;
 };
 
 struct cake_tcpts {
@@ -191,6 +191,8 @@ struct cake_tcpts {
 	uint32_t set_mask;
 	uint32_t epoch;
 	struct dir_acc acc[CAKE_TCPTS_DIRS];
+	uint64_t out_cum; /* OUT wire bytes of every packet since the table was made */
+	struct busy_run out_run;
 	struct cake_dhist rtt;
 	uint64_t acked_bytes, out_payload, out_wire;
 	uint64_t ratio; /* wire per payload byte << RATIO_SHIFT */
@@ -412,8 +414,8 @@ static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
 }
 
 /*
- * A one-way sample as a point of dir's busy run: it left the bottleneck at at_us (up to
- * a constant), after cum of the direction's wire bytes, q_us over its baseline.
+ * An OUT one-way sample as a point of the busy run: its segment left the bottleneck at
+ * at_us (up to a constant), after cum OUT wire bytes, q_us over its baseline.
  */
 static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, int32_t q_us)
 {
@@ -629,12 +631,8 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	if (s->has_ts)
 		f->flags2 |= F2_TS_SEEN;
 	if (s->payload && !retrans && f->n_seg < SEGS &&
-	    (!f->n_seg || after(s->end, f->seg_end[f->n_seg - 1]))) {
-		f->seg_end[f->n_seg] = s->end;
-		f->seg_ns[f->n_seg] = now;
-		f->seg_cum[f->n_seg] = t->acc[CAKE_TCPTS_OUT].cum;
-		f->n_seg++;
-	}
+	    (!f->n_seg || after(s->end, f->segs[f->n_seg - 1].end)))
+		f->segs[f->n_seg++] = (struct out_seg){.ns = now, .cum = t->out_cum, .end = s->end};
 	if (retrans) {
 		t->st.karn_skips++;
 		f->n_seg = 0; /* Karn: an ACK may answer either copy */
@@ -673,26 +671,24 @@ static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s
 static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
 {
 	uint32_t hi = s->has_sack && after(s->sack_hi, s->ack) ? s->sack_hi : s->ack;
+	const struct out_seg *last;
 	uint8_t n = 0;
 
-	while (n < f->n_seg && !after(f->seg_end[n], hi))
+	while (n < f->n_seg && !after(f->segs[n].end, hi))
 		n++;
 	if (!n)
 		return;
-	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f)) {
+	last = &f->segs[n - 1];
+	if (last->end == hi && s->has_ts && tick_known(f)) {
 		int32_t q = owd_sample(t, f, CAKE_TCPTS_OUT,
-				       peer_time(f, s->tsval) -
-					       (int64_t)(f->seg_ns[n - 1] - f->anchor_ns),
-				       now);
+				       peer_time(f, s->tsval) - (int64_t)(last->ns - f->anchor_ns), now);
 
-		busy_point(&t->acc[CAKE_TCPTS_OUT].run,
-			   (int64_t)(f->seg_ns[n - 1] / NS_PER_US) + q, f->seg_cum[n - 1], q);
-	} else if (f->seg_end[n - 1] == hi && !(f->flags2 & F2_TS_SEEN))
-		rtt_sample(t, f, now - f->seg_ns[n - 1]); /* no timestamps: the RTT */
+		busy_point(&t->out_run, (int64_t)(last->ns / NS_PER_US) + q, last->cum, q);
+	} else if (last->end == hi && !(f->flags2 & F2_TS_SEEN)) {
+		rtt_sample(t, f, now - last->ns); /* no timestamps: the RTT */
+	}
 	f->n_seg -= n;
-	memmove(f->seg_ns, f->seg_ns + n, f->n_seg * sizeof(f->seg_ns[0]));
-	memmove(f->seg_cum, f->seg_cum + n, f->n_seg * sizeof(f->seg_cum[0]));
-	memmove(f->seg_end, f->seg_end + n, f->n_seg * sizeof(f->seg_end[0]));
+	memmove(f->segs, f->segs + n, f->n_seg * sizeof(f->segs[0]));
 }
 
 /*
@@ -786,7 +782,8 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	if (!wire_len)
 		wire_len = len;
 	t->acc[dir].bytes += wire_len;
-	t->acc[dir].cum += wire_len;
+	if (dir == CAKE_TCPTS_OUT)
+		t->out_cum += wire_len;
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
@@ -827,6 +824,17 @@ uint32_t cake_tcpts_peek(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint32_t
 	return n;
 }
 
+/* The latest busy run of the period into *sig; it goes on from its last point. */
+static void take_run(struct busy_run *r, struct cake_signal *sig)
+{
+	int64_t us = r->last_us - r->first_us;
+
+	sig->busy_bytes = r->last_cum - r->first_cum;
+	sig->busy_us = us <= 0 ? 0 : us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	r->first_us = r->last_us; /* so a run that ended is reported once */
+	r->first_cum = r->last_cum;
+}
+
 void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIRS])
 {
 	uint32_t rtt_min = t->rtt.count ? t->rtt.min_us : 0;
@@ -849,13 +857,7 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 			.rtt_min_us = rtt_min,
 			.rtt_p50_us = rtt_p50,
 			.delivered_bytes = a->bytes,
-			.busy_bytes = a->run.last_cum - a->run.first_cum,
-			.busy_us = a->run.last_us > a->run.first_us
-					   ? (uint32_t)(a->run.last_us - a->run.first_us) : 0,
 		};
-		/* a run goes on from its last point; one that ended is reported once */
-		a->run.first_us = a->run.last_us;
-		a->run.first_cum = a->run.last_cum;
 		cake_dhist_reset(&a->owd);
 		cake_dhist_reset(&a->recent);
 		a->flows = 0;
@@ -864,6 +866,7 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
 	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
 	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
+	take_run(&t->out_run, &out[CAKE_TCPTS_OUT]);
 	t->acked_bytes = t->out_payload = t->out_wire = 0;
 	cake_dhist_reset(&t->rtt);
 	t->epoch++;

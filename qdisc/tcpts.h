@@ -50,8 +50,8 @@ struct cake_signal {
 	uint64_t delivered_bytes; /* wire bytes the bottleneck delivered in this direction:
 				   * IN, bytes arriving; OUT, bytes the peer ACKed, scaled to
 				   * wire bytes by what egress TCP sent */
-	uint64_t busy_bytes;	  /* this direction's latest busy run (see tcpts.c): wire */
-	uint32_t busy_us;	  /* bytes that left the bottleneck in busy_us, 0 none */
+	uint64_t busy_bytes;	  /* OUT only: the latest busy run (see tcpts.c), wire bytes */
+	uint32_t busy_us;	  /* that left the bottleneck in busy_us; 0 none */
 	uint64_t reverse_bytes;	  /* wire bytes of every packet in the other direction
 				   * (arrived IN, sent OUT): which of the two carries
 				   * the data, and which only its ACKs */
