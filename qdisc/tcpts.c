@@ -63,7 +63,8 @@
  * least BUSY_Q, 2 ms, over the baseline: more than a TSval tick) form a run, in which
  * the bottleneck never idled; bytes between its first and last over the time between
  * their departures is the bottleneck's rate, every byte counted, and exact but for the
- * peer's tick at each end. A sample under BUSY_Q ends it; one more than BUSY_GAP (20
+ * peer's tick at each end: only peers whose clock ticks in 1 ms or less (BUSY_TICK_MAX,
+ * as Linux, the BSDs and macOS do) give points. A sample under BUSY_Q ends it; one more than BUSY_GAP (20
  * ms) after the last, or BUSY_BACK (2 ms) before it (the last was late: a delayed ACK),
  * starts a new one; a segment sent before the last point's (another flow's ACK came
  * later) is passed over. Each take reports the latest run of its period, which goes on
@@ -108,6 +109,7 @@ enum {
 	BUSY_Q_US = 2000,		/* a sample this far over its baseline shows a queue */
 	BUSY_GAP_US = 20000,		/* samples further apart do not continue a run, */
 	BUSY_BACK_US = 2000,		/* nor a later packet that left this much earlier */
+	BUSY_TICK_MAX_NS = 1000000,	/* runs of peers whose TSval ticks in 1 ms or less */
 };
 
 static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
@@ -683,7 +685,8 @@ static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, 
 		int32_t q = owd_sample(t, f, CAKE_TCPTS_OUT,
 				       peer_time(f, s->tsval) - (int64_t)(last->ns - f->anchor_ns), now);
 
-		busy_point(&t->out_run, (int64_t)(last->ns / NS_PER_US) + q, last->cum, q);
+		if (f->tick_ns <= BUSY_TICK_MAX_NS) /* a coarser clock blurs the span */
+			busy_point(&t->out_run, (int64_t)(last->ns / NS_PER_US) + q, last->cum, q);
 	} else if (last->end == hi && !(f->flags2 & F2_TS_SEEN)) {
 		rtt_sample(t, f, now - last->ns); /* no timestamps: the RTT */
 	}

@@ -461,6 +461,7 @@ Test(tcpts, peek_sees_the_recent_samples_alone)
 struct bottleneck {
 	uint64_t rate, free_at; /* bytes/s, and when it is next free */
 	uint32_t seq;
+	uint64_t peer_tick_ns;	/* 0: 1 ms */
 };
 
 enum { BOTTLENECK_SEGS = 512, WIRE = 1100 };
@@ -479,7 +480,7 @@ static void through(struct cake_tcpts *t, struct bottleneck *b, uint64_t t0, uin
 		cr_assert_lt(n, BOTTLENECK_SEGS);
 		b->free_at = start + WIRE * S / b->rate;
 		sent_at[n] = now;
-		peer_ts[n] = (uint32_t)((b->free_at + 5 * MS) / MS) + 5;
+		peer_ts[n] = (uint32_t)((b->free_at + 5 * MS) / (b->peer_tick_ns ? b->peer_tick_ns : MS)) + 5;
 		ack_at[n++] = b->free_at + 10 * MS;
 	}
 	while (j < n) { /* sends and ACKs in the order of their times */
@@ -532,6 +533,17 @@ Test(tcpts, a_busy_run_gives_the_bottleneck_rate)
 	through(t, &b, 2 * S + 200 * MS, 3 * S, 10 * MS); /* drained: the run ended */
 	cake_tcpts_take(t, sig);
 	cr_assert_eq(sig[CAKE_TCPTS_OUT].busy_us, 0, "%u", sig[CAKE_TCPTS_OUT].busy_us);
+	cake_tcpts_free(t);
+
+	/* a peer whose clock ticks in 4 ms: one-way samples, but its span is too blurred */
+	t = table(64);
+	b = (struct bottleneck){.rate = 500000, .seq = 1, .peer_tick_ns = 4 * MS};
+	through(t, &b, 0, 2 * S, 5 * MS);
+	cake_tcpts_take(t, sig);
+	through(t, &b, 2 * S, 2 * S + 60 * MS, 1 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_gt(sig[CAKE_TCPTS_OUT].qdelay_us, 2000, "it shows the queue");
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].busy_us, 0);
 	cake_tcpts_free(t);
 }
 
