@@ -57,6 +57,19 @@
  * keyed like a flow by addresses, identifier and sequence number) and the IN echo
  * reply that matches it gives an RTT sample like any other.
  *
+ * Busy run (OUT). Each OUT sample also tells when its segment left the bottleneck, up
+ * to a constant: its send time plus its queueing delay; the ring keeps the direction's
+ * wire bytes sent up to each segment. Samples in a row that each show a queue (at
+ * least BUSY_Q, 2 ms, over the baseline: more than a TSval tick) form a run, in which
+ * the bottleneck never idled; bytes between its first and last over the time between
+ * their departures is the bottleneck's rate, every byte counted, and exact but for the
+ * peer's tick at each end: only peers whose clock ticks in 1 ms or less (BUSY_TICK_MAX,
+ * as Linux, the BSDs and macOS do) give points. A sample under BUSY_Q ends it; one more than BUSY_GAP (20
+ * ms) after the last, or BUSY_BACK (2 ms) before it (the last was late: a delayed ACK),
+ * starts a new one; a segment sent before the last point's (another flow's ACK came
+ * later) is passed over. Each take reports the latest run of its period, which goes on
+ * from its last point into the next.
+ *
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
  * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by
@@ -93,6 +106,10 @@ enum {
 	RATIO_MIN_PAYLOAD = 16384,	/* a period's ratio counts from this much payload */
 	TICK_REJECTED = UINT32_MAX,
 	ECHOES = 8,
+	BUSY_Q_US = 2000,		/* a sample this far over its baseline shows a queue */
+	BUSY_GAP_US = 20000,		/* samples further apart do not continue a run, */
+	BUSY_BACK_US = 2000,		/* nor a later packet that left this much earlier */
+	BUSY_TICK_MAX_NS = 1000000,	/* runs of peers whose TSval ticks in 1 ms or less */
 };
 
 static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
@@ -142,13 +159,26 @@ struct flow {
 	uint32_t rtt_max_us; /* the largest RTT sample of the flow */
 	uint32_t syn_expect;
 	uint64_t syn_ns;
-	uint64_t seg_ns[SEGS]; /* OUT data segments' ends and send times, for OUT delay */
-	uint32_t seg_end[SEGS];
+	struct out_seg {    /* OUT data segments, oldest first, for OUT delay: */
+		uint64_t ns;  /* when it was sent, */
+		uint64_t cum; /* the OUT wire bytes sent up to it (for the busy run), */
+		uint32_t end; /* and its end */
+	} segs[SEGS];
 	struct owd_base base[CAKE_TCPTS_DIRS];
 	uint32_t epoch[CAKE_TCPTS_DIRS];
 	uint8_t n_pend, n_seg;
 	uint8_t flags, flags2;
 	uint8_t syn_state;
+};
+
+/*
+ * A busy run: one-way samples in a row whose delay shows a queue, as points (the time
+ * the packet left the bottleneck, the direction's wire bytes up to it). See the top.
+ */
+struct busy_run {
+	int64_t first_us, last_us;
+	uint64_t first_cum, last_cum;
+	bool on;
 };
 
 struct dir_acc {
@@ -163,6 +193,8 @@ struct cake_tcpts {
 	uint32_t set_mask;
 	uint32_t epoch;
 	struct dir_acc acc[CAKE_TCPTS_DIRS];
+	uint64_t out_cum; /* OUT wire bytes of every packet since the table was made */
+	struct busy_run out_run;
 	struct cake_dhist rtt;
 	uint64_t acked_bytes, out_payload, out_wire;
 	uint64_t ratio; /* wire per payload byte << RATIO_SHIFT */
@@ -383,8 +415,30 @@ static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
 		f->rtt_max_us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
-static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
-		       uint64_t now)
+/*
+ * An OUT one-way sample as a point of the busy run: its segment left the bottleneck at
+ * at_us (up to a constant), after cum OUT wire bytes, q_us over its baseline.
+ */
+static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, int32_t q_us)
+{
+	if (q_us < BUSY_Q_US) {
+		r->on = false;
+		return;
+	}
+	if (r->on && cum <= r->last_cum)
+		return; /* left before the last point (another flow's ACK came later) */
+	if (!r->on || at_us - r->last_us > BUSY_GAP_US || at_us < r->last_us - BUSY_BACK_US) {
+		r->first_us = at_us;
+		r->first_cum = cum;
+		r->on = true;
+	}
+	r->last_us = at_us;
+	r->last_cum = cum;
+}
+
+/* The sample over the flow's baseline, us: the queueing delay it saw. */
+static int32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
+			  uint64_t now)
 {
 	struct owd_base *b = &f->base[dir];
 	uint8_t have = dir == CAKE_TCPTS_OUT ? F_BASE_OUT : F_BASE_IN;
@@ -408,6 +462,7 @@ static void owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir
 		f->epoch[dir] = t->epoch;
 		t->acc[dir].flows++;
 	}
+	return raw - base;
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -578,11 +633,8 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	if (s->has_ts)
 		f->flags2 |= F2_TS_SEEN;
 	if (s->payload && !retrans && f->n_seg < SEGS &&
-	    (!f->n_seg || after(s->end, f->seg_end[f->n_seg - 1]))) {
-		f->seg_end[f->n_seg] = s->end;
-		f->seg_ns[f->n_seg] = now;
-		f->n_seg++;
-	}
+	    (!f->n_seg || after(s->end, f->segs[f->n_seg - 1].end)))
+		f->segs[f->n_seg++] = (struct out_seg){.ns = now, .cum = t->out_cum, .end = s->end};
 	if (retrans) {
 		t->st.karn_skips++;
 		f->n_seg = 0; /* Karn: an ACK may answer either copy */
@@ -621,20 +673,25 @@ static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s
 static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, uint64_t now)
 {
 	uint32_t hi = s->has_sack && after(s->sack_hi, s->ack) ? s->sack_hi : s->ack;
+	const struct out_seg *last;
 	uint8_t n = 0;
 
-	while (n < f->n_seg && !after(f->seg_end[n], hi))
+	while (n < f->n_seg && !after(f->segs[n].end, hi))
 		n++;
 	if (!n)
 		return;
-	if (f->seg_end[n - 1] == hi && s->has_ts && tick_known(f))
-		owd_sample(t, f, CAKE_TCPTS_OUT,
-			   peer_time(f, s->tsval) - (int64_t)(f->seg_ns[n - 1] - f->anchor_ns), now);
-	else if (f->seg_end[n - 1] == hi && !(f->flags2 & F2_TS_SEEN))
-		rtt_sample(t, f, now - f->seg_ns[n - 1]); /* no timestamps: the RTT */
+	last = &f->segs[n - 1];
+	if (last->end == hi && s->has_ts && tick_known(f)) {
+		int32_t q = owd_sample(t, f, CAKE_TCPTS_OUT,
+				       peer_time(f, s->tsval) - (int64_t)(last->ns - f->anchor_ns), now);
+
+		if (f->tick_ns <= BUSY_TICK_MAX_NS) /* a coarser clock blurs the span */
+			busy_point(&t->out_run, (int64_t)(last->ns / NS_PER_US) + q, last->cum, q);
+	} else if (last->end == hi && !(f->flags2 & F2_TS_SEEN)) {
+		rtt_sample(t, f, now - last->ns); /* no timestamps: the RTT */
+	}
 	f->n_seg -= n;
-	memmove(f->seg_ns, f->seg_ns + n, f->n_seg * sizeof(f->seg_ns[0]));
-	memmove(f->seg_end, f->seg_end + n, f->n_seg * sizeof(f->seg_end[0]));
+	memmove(f->segs, f->segs + n, f->n_seg * sizeof(f->segs[0]));
 }
 
 /*
@@ -670,8 +727,8 @@ static void packet_in(struct cake_tcpts *t, struct flow *f, const struct seg *s,
 	if (!s->has_ts)
 		return;
 	if (tick_known(f))
-		owd_sample(t, f, CAKE_TCPTS_IN, (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval),
-			   now);
+		(void)owd_sample(t, f, CAKE_TCPTS_IN,
+				 (int64_t)(now - f->anchor_ns) - peer_time(f, s->tsval), now);
 	if (retrans)
 		t->st.karn_skips++;
 	else if (s->tsecr)
@@ -728,6 +785,8 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	if (!wire_len)
 		wire_len = len;
 	t->acc[dir].bytes += wire_len;
+	if (dir == CAKE_TCPTS_OUT)
+		t->out_cum += wire_len;
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
@@ -768,6 +827,17 @@ uint32_t cake_tcpts_peek(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint32_t
 	return n;
 }
 
+/* The latest busy run of the period into *sig; it goes on from its last point. */
+static void take_run(struct busy_run *r, struct cake_signal *sig)
+{
+	int64_t us = r->last_us - r->first_us;
+
+	sig->busy_bytes = r->last_cum - r->first_cum;
+	sig->busy_us = us <= 0 ? 0 : us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	r->first_us = r->last_us; /* so a run that ended is reported once */
+	r->first_cum = r->last_cum;
+}
+
 void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIRS])
 {
 	uint32_t rtt_min = t->rtt.count ? t->rtt.min_us : 0;
@@ -799,6 +869,7 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
 	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
 	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
+	take_run(&t->out_run, &out[CAKE_TCPTS_OUT]);
 	t->acked_bytes = t->out_payload = t->out_wire = 0;
 	cake_dhist_reset(&t->rtt);
 	t->epoch++;

@@ -3,8 +3,9 @@
  * Passive delay signals from the inner TCP flows a tunnel endpoint carries: path RTT
  * (pping: a TSval we send, matched with the TSecr that echoes it), one-way queueing
  * delay per direction (the peer's TSval clock against ours, over a per-flow baseline),
- * and the rate the bottleneck delivers per direction (ACK progress of uploads, arrival
- * bytes of downloads). ICMP echo requests (OUT) and their replies (IN), v4 and v6, give
+ * the rate the bottleneck delivers per direction (ACK progress of uploads, arrival
+ * bytes of downloads), and for uploads the rate it passed every byte while queued (a
+ * busy run). ICMP echo requests (OUT) and their replies (IN), v4 and v6, give
  * RTT samples too: the owner's sparse probes when no TCP runs. The autorate controller (qdisc/autorate.h) consumes a summary
  * per direction at each of its ticks.
  *
@@ -49,6 +50,8 @@ struct cake_signal {
 	uint64_t delivered_bytes; /* wire bytes the bottleneck delivered in this direction:
 				   * IN, bytes arriving; OUT, bytes the peer ACKed, scaled to
 				   * wire bytes by what egress TCP sent */
+	uint64_t busy_bytes;	  /* OUT only: the latest busy run (see tcpts.c), wire bytes */
+	uint32_t busy_us;	  /* that left the bottleneck in busy_us; 0 none */
 	uint64_t reverse_bytes;	  /* wire bytes of every packet in the other direction
 				   * (arrived IN, sent OUT): which of the two carries
 				   * the data, and which only its ACKs */

@@ -268,6 +268,81 @@ Test(autorate, an_upload_cut_drains_the_estimated_queue_then_returns)
 		     "still no cut while the queue falls");
 }
 
+/* As tick(), with a busy run (see tcpts.h) at busy_mbit over busy_us. */
+static uint64_t tick_busy(struct cake_autorate *a, uint64_t now, uint32_t delay_us,
+			  double sent_mbit, double delivered_mbit, double busy_mbit,
+			  uint32_t busy_us)
+{
+	struct cake_autorate_input in = {
+		.sent_bytes = (uint64_t)(sent_mbit * 1e6 / 8 * (double)TICK / 1e9),
+		.sig.delivered_bytes = (uint64_t)(delivered_mbit * 1e6 / 8 * (double)TICK / 1e9),
+		.sig.owd_samples = 8,
+		.sig.owd_flows = 2,
+		.sig.qdelay_us = delay_us,
+		.sig.busy_bytes = (uint64_t)(busy_mbit * 1e6 / 8 * busy_us / 1e6),
+		.sig.busy_us = busy_us,
+	};
+
+	return cake_autorate_tick(a, &in, now);
+}
+
+/*
+ * Right after a fall, D (two ticks of ACK progress) is mostly from before it; a busy
+ * run of a few ms already shows the new rate. Even its most (the span less two TSval
+ * ticks) is below D, so the cut goes there at once, and deep: no x 0.95 put-off.
+ */
+Test(autorate, a_busy_run_below_the_delivered_rate_cuts_deep_at_once)
+{
+	struct cake_autorate a = make(1, 100, 12), b;
+	struct cake_autorate_status st;
+	uint64_t r, before;
+
+	before = tick(&a, TICK, 1000, false, 12, 12);
+	b = a;
+	/* 5 ms at 4 Mbit/s: at most 2500 bytes in 3 ms, 6.67 Mbit/s, below D's 9 */
+	r = tick_busy(&a, 2 * TICK, 20000, 12, 9, 4, 5000);
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.reason, CAKE_AUTORATE_BLOAT);
+	cr_assert_eq(st.capacity, 2500 * 1000000ull / 3000, "%lu", (unsigned long)st.capacity);
+	cr_assert_lt(r, before / 2, "deep at once: %lu", (unsigned long)r);
+	/* without the run, the same tick cuts from D, to 7.8 Mbit/s */
+	cr_assert_gt(tick(&b, 2 * TICK, 20000, false, 12, 9), MBIT(7.5));
+	/* a run under 4 ms tells nothing */
+	b = a;
+	cr_assert_eq(tick_busy(&b, 3 * TICK, 60000, 12, 9, 1, 3000),
+		     tick(&a, 3 * TICK, 60000, false, 12, 9));
+}
+
+/*
+ * D counts the ACKed data alone, not the other direction's ACKs that share the link; a
+ * busy run counts every byte. Once it spans 20 ms or more, the settle goes back to its
+ * rate when higher, though never above what the shaper sent.
+ */
+Test(autorate, a_settle_goes_back_to_a_long_busy_runs_rate)
+{
+	struct cake_autorate a = make(1, 100, 6), b;
+	struct cake_autorate_status st;
+	uint64_t now = TICK;
+
+	tick(&a, now, 1000, false, 6, 5);
+	b = a;
+	tick_busy(&a, now += TICK, 30000, 6, 5, 5.5, 30000);
+	tick_busy(&b, now, 30000, 6, 5, 9, 30000);
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.capacity, MBIT(5.5), "%lu", (unsigned long)st.capacity);
+	cake_autorate_get(&b, &st);
+	cr_assert_eq(st.capacity, MBIT(6), "no more than was sent: %lu",
+		     (unsigned long)st.capacity);
+	for (int i = 0; i < 10; i++) {
+		tick(&a, now += TICK, 25000, false, 4, 4);
+		cake_autorate_get(&a, &st);
+		if (st.reason == CAKE_AUTORATE_SETTLE)
+			break;
+	}
+	cr_assert_eq(st.reason, CAKE_AUTORATE_SETTLE);
+	cr_assert_eq(st.rate, MBIT(5.5) * 942 / 1024, "%lu", (unsigned long)st.rate);
+}
+
 /*
  * Ingress: the senders are remote and see only CAKE's drops, so the cut stays in
  * proportion to the excess (x 0.95 at most here) and waits for the delay to fall.

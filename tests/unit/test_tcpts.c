@@ -453,6 +453,100 @@ Test(tcpts, peek_sees_the_recent_samples_alone)
 	cake_tcpts_free(t);
 }
 
+/*
+ * An upload through a FIFO bottleneck of rate bytes/s, 5 ms each way: one 1000-byte
+ * segment (WIRE bytes on the wire) every gap_ns from t0 to t1, each ACKed on arrival by
+ * a peer whose clock ticks in 1 ms; every ACK has come back when it returns.
+ */
+struct bottleneck {
+	uint64_t rate, free_at; /* bytes/s, and when it is next free */
+	uint32_t seq;
+	uint64_t peer_tick_ns;	/* 0: 1 ms */
+};
+
+enum { BOTTLENECK_SEGS = 512, WIRE = 1100 };
+
+static void through(struct cake_tcpts *t, struct bottleneck *b, uint64_t t0, uint64_t t1,
+		    uint64_t gap_ns)
+{
+	static uint64_t sent_at[BOTTLENECK_SEGS], ack_at[BOTTLENECK_SEGS];
+	static uint32_t peer_ts[BOTTLENECK_SEGS];
+	uint32_t seq0 = b->seq;
+	size_t n = 0, i = 0, j = 0;
+
+	for (uint64_t now = t0; now < t1; now += gap_ns) {
+		uint64_t start = b->free_at > now ? b->free_at : now;
+
+		cr_assert_lt(n, BOTTLENECK_SEGS);
+		b->free_at = start + WIRE * S / b->rate;
+		sent_at[n] = now;
+		peer_ts[n] = (uint32_t)((b->free_at + 5 * MS) / (b->peer_tick_ns ? b->peer_tick_ns : MS)) + 5;
+		ack_at[n++] = b->free_at + 10 * MS;
+	}
+	while (j < n) { /* sends and ACKs in the order of their times */
+		if (i < n && sent_at[i] <= ack_at[j]) {
+			feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 40,
+						   .seq = seq0 + 1000 * (uint32_t)i, .payload = 1000,
+						   .tsval = (uint32_t)(sent_at[i] / MS) + 9},
+			     WIRE, sent_at[i]);
+			i++;
+		} else {
+			feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 40,
+						   .ack = seq0 + 1000 * (uint32_t)(j + 1),
+						   .tsval = peer_ts[j]},
+			     100, ack_at[j]);
+			j++;
+		}
+	}
+	b->seq = seq0 + 1000 * (uint32_t)n;
+}
+
+/*
+ * A busy run: while one-way samples show a queue, the bytes sent between two of them
+ * over the time between their departures from the bottleneck is its rate, whatever the
+ * sender's. No queue, no run.
+ */
+Test(tcpts, a_busy_run_gives_the_bottleneck_rate)
+{
+	struct cake_tcpts *t = table(64);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+	struct bottleneck b = {.rate = 500000, .seq = 1}; /* 4 Mbit/s */
+	double rate;
+
+	through(t, &b, 0, 2 * S, 5 * MS); /* 220 kB/s: no queue; the peer's tick is learnt */
+	cake_tcpts_take(t, sig);
+	cr_assert_gt(sig[CAKE_TCPTS_OUT].owd_samples, 100);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].busy_us, 0, "no queue: %u", sig[CAKE_TCPTS_OUT].busy_us);
+
+	through(t, &b, 2 * S, 2 * S + 60 * MS, 1 * MS); /* 1.1 MB/s into 500 kB/s */
+	cake_tcpts_take(t, sig);
+	cr_assert_gt(sig[CAKE_TCPTS_OUT].busy_us, 20000, "%u", sig[CAKE_TCPTS_OUT].busy_us);
+	rate = (double)sig[CAKE_TCPTS_OUT].busy_bytes * 1e6 / sig[CAKE_TCPTS_OUT].busy_us;
+	cr_assert(rate > 0.95 * 500000 && rate < 1.05 * 500000, "%.0f B/s", rate);
+
+	/* sent at 110 kB/s, the queue drains: the run goes on into the next take */
+	through(t, &b, 2 * S + 60 * MS, 2 * S + 120 * MS, 10 * MS);
+	cake_tcpts_take(t, sig);
+	rate = (double)sig[CAKE_TCPTS_OUT].busy_bytes * 1e6 / sig[CAKE_TCPTS_OUT].busy_us;
+	cr_assert(rate > 0.9 * 500000 && rate < 1.1 * 500000, "%.0f B/s over %u us", rate,
+		  sig[CAKE_TCPTS_OUT].busy_us);
+	through(t, &b, 2 * S + 200 * MS, 3 * S, 10 * MS); /* drained: the run ended */
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].busy_us, 0, "%u", sig[CAKE_TCPTS_OUT].busy_us);
+	cake_tcpts_free(t);
+
+	/* a peer whose clock ticks in 4 ms: one-way samples, but its span is too blurred */
+	t = table(64);
+	b = (struct bottleneck){.rate = 500000, .seq = 1, .peer_tick_ns = 4 * MS};
+	through(t, &b, 0, 2 * S, 5 * MS);
+	cake_tcpts_take(t, sig);
+	through(t, &b, 2 * S, 2 * S + 60 * MS, 1 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_gt(sig[CAKE_TCPTS_OUT].qdelay_us, 2000, "it shows the queue");
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].busy_us, 0);
+	cake_tcpts_free(t);
+}
+
 Test(tcpts, delivered_bytes)
 {
 	struct cake_tcpts *t = table(64);
