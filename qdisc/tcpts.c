@@ -419,7 +419,7 @@ static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
  * An OUT one-way sample as a point of the busy run: its segment left the bottleneck at
  * at_us (up to a constant), after cum OUT wire bytes, q_us over its baseline.
  */
-static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, int32_t q_us)
+static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, uint32_t q_us)
 {
 	if (q_us < BUSY_Q_US) {
 		r->on = false;
@@ -437,7 +437,7 @@ static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, int32_t 
 }
 
 /* The sample over the flow's baseline, us: the queueing delay it saw. */
-static int32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
+static uint32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
 			  uint64_t now)
 {
 	struct owd_base *b = &f->base[dir];
@@ -445,6 +445,7 @@ static int32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_
 	int64_t us = raw_ns / (int64_t)NS_PER_US;
 	int32_t raw = us > INT32_MAX ? INT32_MAX : us < -INT32_MAX ? -INT32_MAX : (int32_t)us;
 	int32_t base;
+	uint32_t q;
 
 	if (!(f->flags & have) || now - b->window_ns > BASE_WINDOW_NS) {
 		b->prev_us = f->flags & have ? b->cur_us : raw;
@@ -455,14 +456,15 @@ static int32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_
 		b->cur_us = raw;
 	}
 	base = b->cur_us < b->prev_us ? b->cur_us : b->prev_us;
-	cake_dhist_add(&t->acc[dir].owd, (uint32_t)((int64_t)raw - base));
-	cake_dhist_add(&t->acc[dir].recent, (uint32_t)((int64_t)raw - base));
+	q = (uint32_t)((int64_t)raw - base); /* base <= raw; both within +-INT32_MAX */
+	cake_dhist_add(&t->acc[dir].owd, q);
+	cake_dhist_add(&t->acc[dir].recent, q);
 	t->st.owd_samples[dir]++;
 	if (f->epoch[dir] != t->epoch) {
 		f->epoch[dir] = t->epoch;
 		t->acc[dir].flows++;
 	}
-	return raw - base;
+	return q;
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -682,8 +684,8 @@ static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, 
 		return;
 	last = &f->segs[n - 1];
 	if (last->end == hi && s->has_ts && tick_known(f)) {
-		int32_t q = owd_sample(t, f, CAKE_TCPTS_OUT,
-				       peer_time(f, s->tsval) - (int64_t)(last->ns - f->anchor_ns), now);
+		int64_t raw = peer_time(f, s->tsval) - (int64_t)(last->ns - f->anchor_ns);
+		uint32_t q = owd_sample(t, f, CAKE_TCPTS_OUT, raw, now);
 
 		if (f->tick_ns <= BUSY_TICK_MAX_NS) /* a coarser clock blurs the span */
 			busy_point(&t->out_run, (int64_t)(last->ns / NS_PER_US) + q, last->cum, q);
