@@ -328,7 +328,7 @@ static uint32_t rtt_base(const struct cake_autorate *a)
 	return a->rtt_base_cur < a->rtt_base_prev ? a->rtt_base_cur : a->rtt_base_prev;
 }
 
-/* The tick's rates over the last two ticks, bytes/s. */
+/* The tick's rates, bytes/s: over the last two ticks, and the busy run's. */
 struct rates {
 	uint64_t sent, delivered, reverse;
 	uint64_t busy_hi; /* the most the latest busy run's rate may be, 0 none (see the top) */
@@ -358,19 +358,24 @@ static struct rates two_tick_rates(struct cake_autorate *a, const struct cake_au
 		.reverse = per_second(in->sig.reverse_bytes, a->prev_reverse, span),
 	};
 
-	if (!a->cfg.ingress && in->sig.busy_us >= BUSY_MIN_US) {
-		uint64_t us = in->sig.busy_us;
-
-		r.busy_hi = per_second(in->sig.busy_bytes, 0, (us - BUSY_TOL_US) * NS_PER_US);
-		if (us >= BUSY_SETTLE_US)
-			r.busy = per_second(in->sig.busy_bytes, 0, us * NS_PER_US);
-	}
-
 	a->prev_sent = in->sent_bytes;
 	a->prev_delivered = in->sig.delivered_bytes;
 	a->prev_reverse = in->sig.reverse_bytes;
 	a->prev_dt = dt;
 	return r;
+}
+
+/* The busy run's rates into *r (egress only; see the top of this file). */
+static void busy_rates(const struct cake_autorate *a, const struct cake_signal *s,
+		       struct rates *r)
+{
+	uint64_t us = s->busy_us;
+
+	if (a->cfg.ingress || us < BUSY_MIN_US)
+		return;
+	r->busy_hi = per_second(s->busy_bytes, 0, (us - BUSY_TOL_US) * NS_PER_US);
+	if (us >= BUSY_SETTLE_US)
+		r->busy = per_second(s->busy_bytes, 0, us * NS_PER_US);
 }
 
 /*
@@ -654,6 +659,7 @@ uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_
 	a->last_tick_ns = now_ns;
 	a->next_ns = now_ns + CAKE_AUTORATE_TICK_NS;
 	r = two_tick_rates(a, in, dt);
+	busy_rates(a, &in->sig, &r);
 	rtt_baseline(a, &in->sig, now_ns);
 	asked = decide(a, in, &r, now_ns, &why);
 	a->early_us = 0;
