@@ -64,11 +64,11 @@
  * the bottleneck never idled; bytes between its first and last over the time between
  * their departures is the bottleneck's rate, every byte counted, and exact but for the
  * peer's tick at each end: only peers whose clock ticks in 1 ms or less (BUSY_TICK_MAX,
- * as Linux, the BSDs and macOS do) give points. A sample under BUSY_Q ends it; one more than BUSY_GAP (20
- * ms) after the last, or BUSY_BACK (2 ms) before it (the last was late: a delayed ACK),
- * starts a new one; a segment sent before the last point's (another flow's ACK came
- * later) is passed over. Each take reports the latest run of its period, which goes on
- * from its last point into the next.
+ * as Linux, the BSDs and macOS do) give points. A sample under BUSY_Q ends it; one more
+ * than BUSY_GAP (20 ms) after the last, or BUSY_BACK (2 ms) before it (the last was
+ * late: a delayed ACK), starts a new one; a segment sent before the last point's
+ * (another flow's ACK came later) is passed over. Each take reports the latest run of
+ * its period, which goes on from its last point into the next.
  *
  * Delivered rate. IN: the wire bytes of every packet that arrives (the bottleneck
  * delivered them). OUT: the progress of the highest byte IN segments report received
@@ -437,8 +437,8 @@ static void busy_point(struct busy_run *r, int64_t at_us, uint64_t cum, uint32_t
 }
 
 /* The sample over the flow's baseline, us: the queueing delay it saw. */
-static uint32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir, int64_t raw_ns,
-			  uint64_t now)
+static uint32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts_dir dir,
+			   int64_t raw_ns, uint64_t now)
 {
 	struct owd_base *b = &f->base[dir];
 	uint8_t have = dir == CAKE_TCPTS_OUT ? F_BASE_OUT : F_BASE_IN;
