@@ -185,7 +185,8 @@ struct dir_acc {
 	struct cake_dhist owd;
 	struct cake_dhist recent; /* the samples since the last peek that reset */
 	uint32_t flows;
-	uint64_t bytes; /* wire bytes of every packet: IN arrived, OUT sent */
+	uint64_t bytes, bytes_taken; /* wire bytes of every packet (IN arrived, OUT sent)
+				      * since the table was made, and at the last take */
 };
 
 struct cake_tcpts {
@@ -193,7 +194,6 @@ struct cake_tcpts {
 	uint32_t set_mask;
 	uint32_t epoch;
 	struct dir_acc acc[CAKE_TCPTS_DIRS];
-	uint64_t out_cum; /* OUT wire bytes of every packet since the table was made */
 	struct busy_run out_run;
 	struct cake_dhist rtt;
 	uint64_t acked_bytes, out_payload, out_wire;
@@ -636,7 +636,8 @@ static void packet_out(struct cake_tcpts *t, struct flow *f, const struct seg *s
 		f->flags2 |= F2_TS_SEEN;
 	if (s->payload && !retrans && f->n_seg < SEGS &&
 	    (!f->n_seg || after(s->end, f->segs[f->n_seg - 1].end)))
-		f->segs[f->n_seg++] = (struct out_seg){.ns = now, .cum = t->out_cum, .end = s->end};
+		f->segs[f->n_seg++] =
+			(struct out_seg){.ns = now, .cum = t->acc[CAKE_TCPTS_OUT].bytes, .end = s->end};
 	if (retrans) {
 		t->st.karn_skips++;
 		f->n_seg = 0; /* Karn: an ACK may answer either copy */
@@ -787,8 +788,6 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 	if (!wire_len)
 		wire_len = len;
 	t->acc[dir].bytes += wire_len;
-	if (dir == CAKE_TCPTS_OUT)
-		t->out_cum += wire_len;
 	switch (parse(data, len, &s)) {
 	case SEG_TCP:
 		break;
@@ -861,12 +860,12 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 			.rtt_samples = t->rtt.count,
 			.rtt_min_us = rtt_min,
 			.rtt_p50_us = rtt_p50,
-			.delivered_bytes = a->bytes,
+			.delivered_bytes = a->bytes - a->bytes_taken,
 		};
 		cake_dhist_reset(&a->owd);
 		cake_dhist_reset(&a->recent);
 		a->flows = 0;
-		a->bytes = 0;
+		a->bytes_taken = a->bytes;
 	}
 	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
 	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
