@@ -24,9 +24,9 @@ static struct cake_autorate make(double min, double max, double start)
 	return a;
 }
 
-/* One tick at now with a delay (OWD unless rtt) and rates in Mbit/s. */
-static uint64_t tick(struct cake_autorate *a, uint64_t now, uint32_t delay_us, bool rtt,
-		     double sent_mbit, double delivered_mbit)
+/* A tick's input: a delay (OWD unless rtt) and rates in Mbit/s. */
+static struct cake_autorate_input input(uint32_t delay_us, bool rtt, double sent_mbit,
+					double delivered_mbit)
 {
 	struct cake_autorate_input in = {
 		.sent_bytes = (uint64_t)(sent_mbit * 1e6 / 8 * (double)TICK / 1e9),
@@ -41,6 +41,15 @@ static uint64_t tick(struct cake_autorate *a, uint64_t now, uint32_t delay_us, b
 		in.sig.owd_flows = 2;
 		in.sig.qdelay_us = delay_us;
 	}
+	return in;
+}
+
+/* One tick at now with that input. */
+static uint64_t tick(struct cake_autorate *a, uint64_t now, uint32_t delay_us, bool rtt,
+		     double sent_mbit, double delivered_mbit)
+{
+	struct cake_autorate_input in = input(delay_us, rtt, sent_mbit, delivered_mbit);
+
 	return cake_autorate_tick(a, &in, now);
 }
 
@@ -268,21 +277,15 @@ Test(autorate, an_upload_cut_drains_the_estimated_queue_then_returns)
 		     "still no cut while the queue falls");
 }
 
-/* As tick(), with a busy run (see tcpts.h) at busy_mbit over busy_us. */
+/* As tick() with a one-way delay, and a busy run (see tcpts.h) at busy_mbit over busy_us. */
 static uint64_t tick_busy(struct cake_autorate *a, uint64_t now, uint32_t delay_us,
 			  double sent_mbit, double delivered_mbit, double busy_mbit,
 			  uint32_t busy_us)
 {
-	struct cake_autorate_input in = {
-		.sent_bytes = (uint64_t)(sent_mbit * 1e6 / 8 * (double)TICK / 1e9),
-		.sig.delivered_bytes = (uint64_t)(delivered_mbit * 1e6 / 8 * (double)TICK / 1e9),
-		.sig.owd_samples = 8,
-		.sig.owd_flows = 2,
-		.sig.qdelay_us = delay_us,
-		.sig.busy_bytes = (uint64_t)(busy_mbit * 1e6 / 8 * busy_us / 1e6),
-		.sig.busy_us = busy_us,
-	};
+	struct cake_autorate_input in = input(delay_us, false, sent_mbit, delivered_mbit);
 
+	in.sig.busy_bytes = (uint64_t)(busy_mbit * 1e6 / 8 * busy_us / 1e6);
+	in.sig.busy_us = busy_us;
 	return cake_autorate_tick(a, &in, now);
 }
 
