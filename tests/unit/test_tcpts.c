@@ -456,12 +456,12 @@ Test(tcpts, peek_sees_the_recent_samples_alone)
 /*
  * An upload through a FIFO bottleneck of rate bytes/s, 5 ms each way: one 1000-byte
  * segment (WIRE bytes on the wire) every gap_ns from t0 to t1, each ACKed on arrival by
- * a peer whose clock ticks in 1 ms; every ACK has come back when it returns.
+ * a peer whose clock ticks every peer_tick_ns; every ACK has come back when it returns.
  */
 struct bottleneck {
 	uint64_t rate, free_at; /* bytes/s, and when it is next free */
+	uint64_t peer_tick_ns;
 	uint32_t seq;
-	uint64_t peer_tick_ns;	/* 0: 1 ms */
 };
 
 enum { BOTTLENECK_SEGS = 512, WIRE = 1100 };
@@ -480,7 +480,7 @@ static void through(struct cake_tcpts *t, struct bottleneck *b, uint64_t t0, uin
 		cr_assert_lt(n, BOTTLENECK_SEGS);
 		b->free_at = start + WIRE * S / b->rate;
 		sent_at[n] = now;
-		peer_ts[n] = (uint32_t)((b->free_at + 5 * MS) / (b->peer_tick_ns ? b->peer_tick_ns : MS)) + 5;
+		peer_ts[n] = (uint32_t)((b->free_at + 5 * MS) / b->peer_tick_ns) + 5;
 		ack_at[n++] = b->free_at + 10 * MS;
 	}
 	while (j < n) { /* sends and ACKs in the order of their times */
@@ -501,6 +501,12 @@ static void through(struct cake_tcpts *t, struct bottleneck *b, uint64_t t0, uin
 	b->seq = seq0 + 1000 * (uint32_t)n;
 }
 
+/* The rate of the busy run a take reported, bytes/s (0 without one). */
+static double run_rate(const struct cake_signal *out)
+{
+	return out->busy_us ? (double)out->busy_bytes * 1e6 / out->busy_us : 0;
+}
+
 /*
  * A busy run: while one-way samples show a queue, the bytes sent between two of them
  * over the time between their departures from the bottleneck is its rate, whatever the
@@ -510,7 +516,7 @@ Test(tcpts, a_busy_run_gives_the_bottleneck_rate)
 {
 	struct cake_tcpts *t = table(64);
 	struct cake_signal sig[CAKE_TCPTS_DIRS];
-	struct bottleneck b = {.rate = 500000, .seq = 1}; /* 4 Mbit/s */
+	struct bottleneck b = {.rate = 500000, .peer_tick_ns = MS, .seq = 1}; /* 4 Mbit/s */
 	double rate;
 
 	through(t, &b, 0, 2 * S, 5 * MS); /* 220 kB/s: no queue; the peer's tick is learnt */
@@ -521,13 +527,13 @@ Test(tcpts, a_busy_run_gives_the_bottleneck_rate)
 	through(t, &b, 2 * S, 2 * S + 60 * MS, 1 * MS); /* 1.1 MB/s into 500 kB/s */
 	cake_tcpts_take(t, sig);
 	cr_assert_gt(sig[CAKE_TCPTS_OUT].busy_us, 20000, "%u", sig[CAKE_TCPTS_OUT].busy_us);
-	rate = (double)sig[CAKE_TCPTS_OUT].busy_bytes * 1e6 / sig[CAKE_TCPTS_OUT].busy_us;
+	rate = run_rate(&sig[CAKE_TCPTS_OUT]);
 	cr_assert(rate > 0.95 * 500000 && rate < 1.05 * 500000, "%.0f B/s", rate);
 
 	/* sent at 110 kB/s, the queue drains: the run goes on into the next take */
 	through(t, &b, 2 * S + 60 * MS, 2 * S + 120 * MS, 10 * MS);
 	cake_tcpts_take(t, sig);
-	rate = (double)sig[CAKE_TCPTS_OUT].busy_bytes * 1e6 / sig[CAKE_TCPTS_OUT].busy_us;
+	rate = run_rate(&sig[CAKE_TCPTS_OUT]);
 	cr_assert(rate > 0.9 * 500000 && rate < 1.1 * 500000, "%.0f B/s over %u us", rate,
 		  sig[CAKE_TCPTS_OUT].busy_us);
 	through(t, &b, 2 * S + 200 * MS, 3 * S, 10 * MS); /* drained: the run ended */
@@ -537,7 +543,7 @@ Test(tcpts, a_busy_run_gives_the_bottleneck_rate)
 
 	/* a peer whose clock ticks in 4 ms: one-way samples, but its span is too blurred */
 	t = table(64);
-	b = (struct bottleneck){.rate = 500000, .seq = 1, .peer_tick_ns = 4 * MS};
+	b = (struct bottleneck){.rate = 500000, .peer_tick_ns = 4 * MS, .seq = 1};
 	through(t, &b, 0, 2 * S, 5 * MS);
 	cake_tcpts_take(t, sig);
 	through(t, &b, 2 * S, 2 * S + 60 * MS, 1 * MS);
