@@ -121,8 +121,8 @@
  * against the tick (at most EARLY_RTT_MAX, 20 ms), the tick, not the path, is what
  * delays the first cut after a drop: the queue grows (R/C - 1) ms per ms meanwhile.
  * So between ticks, every millisecond, the one-way samples that came since the last
- * verdict (at least EARLY_SAMPLES, 1; their low quantile, as a tick reads them) bring a
- * tick at once when they show EARLY_TARGETS x T (T) or more, EARLY_GAP (10 ms) or
+ * verdict (any, even one; their low quantile, as a tick reads them) bring a
+ * tick at once when they show T or more, EARLY_GAP (10 ms) or
  * more after the last tick, and not while a cut drains unless the queue still grows (d
  * up by T/2 over its floor, one base RTT or more after the cut, when the cut can first
  * show) or the last cut was put off. The tick is the usual one, over a shorter time.
@@ -191,9 +191,7 @@ enum {
 	TICKS_PER_DOUBLING = 2,
 	PROBE_RISE_SHIFT = 2,  /* 1/4 per tick: the fastest climb toward B with no queue */
 	RISE_STREAK_MAX = TICKS_PER_DOUBLING * (PROBE_SLOW_SHIFT - PROBE_RISE_SHIFT),
-	EARLY_SAMPLES = 1,     /* an early tick needs this many one-way samples ... */
-	EARLY_TARGETS = 1,     /* ... showing this many times the target, */
-	EARLY_RTT_MAX_US = 20000, /* ... on a path of at most this base RTT */
+	EARLY_RTT_MAX_US = 20000, /* early ticks on a path of at most this base RTT */
 };
 
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
@@ -285,17 +283,16 @@ bool cake_autorate_early(struct cake_autorate *a, struct cake_tcpts *ts,
 {
 	uint32_t t = target_us(a), q, d;
 
-	if (a->cfg.ingress || !short_path(a) ||
-	    cake_tcpts_peek(ts, dir, &q, false) < EARLY_SAMPLES)
+	/* a verdict on the samples since the last one, if any: a new window */
+	if (a->cfg.ingress || !short_path(a) || !cake_tcpts_peek(ts, dir, &q, true))
 		return false;
-	(void)cake_tcpts_peek(ts, dir, &q, true); /* a verdict on these: a new window */
 	d = q > a->path_us ? q - a->path_us : 0;
 	if (now_ns - a->last_tick_ns < EARLY_GAP_NS)
 		return false;
 	if (a->draining && !(a->restrained && a->delay_us > t) &&
 	    (d <= a->floor_us + t / 2 || now_ns - a->mark_ns < (uint64_t)rtt_base(a) * NS_PER_US))
 		return false; /* cut already: it drains, or it is too soon to tell */
-	if (d < EARLY_TARGETS * t)
+	if (d < t)
 		return false;
 	a->early_us = q;
 	return true;

@@ -132,7 +132,7 @@ uint64_t cake_autorate_next_ns(const struct cake_autorate *a);
  * Between ticks, every CAKE_AUTORATE_EARLY_CHECK_NS: whether the one-way delay samples
  * of dir (this controller's direction) that came since the last verdict ask for a tick
  * now, an early one, rather than at cake_autorate_next_ns (see the .c). Reads t with
- * cake_tcpts_peek, starting a new window once the samples suffice for a verdict. On
+ * cake_tcpts_peek, starting a new window on every verdict (any sample is enough). On
  * true the caller ticks as usual, every controller sharing t, with now as its time;
  * the controller keeps the delay that asked for it, for that tick (see the .c).
  */

@@ -823,7 +823,7 @@ uint32_t cake_tcpts_peek(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint32_t
 	uint32_t n = h->count;
 
 	*qdelay_us = qdelay_of(h, dir);
-	if (reset)
+	if (reset && n) /* an empty window is a fresh one already */
 		cake_dhist_reset(h);
 	return n;
 }

@@ -90,7 +90,8 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
  * Between takes, for a reaction before the next one: the one-way delay samples of dir
  * since the last peek that reset (or take), and in *qdelay_us the queueing delay
  * cake_tcpts_take would report for them alone (the recent ones, unmixed with those of
- * before a change). reset starts a new window. A walk over a small histogram: call it
+ * before a change). reset starts a new window (an empty one stays as it is, so a caller
+ * may reset on every call). A walk over a small histogram: call it
  * every millisecond or so, not per packet.
  */
 uint32_t cake_tcpts_peek(struct cake_tcpts *t, enum cake_tcpts_dir dir, uint32_t *qdelay_us,
