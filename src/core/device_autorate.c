@@ -142,14 +142,20 @@ void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns)
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
 			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns)
 {
-	struct wg_autorate *ar = dev->egress.autorate;
+	struct wg_autorate *ar[CAKE_TCPTS_DIRS] = {
+		[CAKE_TCPTS_OUT] = dev->egress.autorate,
+		[CAKE_TCPTS_IN] = dev->ingress ? dev->ingress->autorate : NULL,
+	};
 
 	cake_tcpts_packet(dev->tcpts, dir, pkt->cp.data, pkt->cp.len, wire_len, now_ns);
-	if (!ar || now_ns < dev->autorate_early_ns)
+	if (now_ns < dev->autorate_early_ns)
 		return;
 	dev->autorate_early_ns = now_ns + CAKE_AUTORATE_EARLY_CHECK_NS;
-	if (cake_autorate_early(&ar->ctl, dev->tcpts, CAKE_TCPTS_OUT, now_ns))
-		dev->autorate_next_ns = now_ns; /* due: the loop's timers run it */
+	for (int d = 0; d < CAKE_TCPTS_DIRS; d++)
+		if (ar[d] && cake_autorate_early(&ar[d]->ctl, dev->tcpts, d, now_ns)) {
+			dev->autorate_next_ns = now_ns; /* due: the loop's timers run it */
+			return;
+		}
 }
 
 uint64_t wg_device_autorate_next(const struct wg_device *dev)

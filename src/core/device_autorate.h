@@ -70,8 +70,8 @@ int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns);
 
 /*
  * The per-packet hook, once per (super-)packet; call only when dev->tcpts is set. Every
- * CAKE_AUTORATE_EARLY_CHECK_NS it asks the egress controller whether the delay samples
- * call for an early tick (cake_autorate_early); if so the tick is due at once
+ * CAKE_AUTORATE_EARLY_CHECK_NS it asks each controller whether its delay samples call
+ * for an early tick (cake_autorate_early); if so the tick is due at once
  * (wg_device_autorate_next), and the loop runs it with the timers.
  */
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,

@@ -394,6 +394,38 @@ Test(autorate, an_ingress_cut_on_a_short_path_drains_in_100_ms)
 }
 
 /*
+ * Ingress, cut already, and the queue still grows (the remote senders outgrow the cut:
+ * their windows grow, and what stood in CAKE's queue still comes): a further cut from
+ * the capacity seen, k from the larger excess, though D (the arrival rate, 40 Mbit/s)
+ * is over the rate. A delay that grows no more changes nothing.
+ */
+Test(autorate, an_ingress_queue_that_still_grows_cuts_deeper)
+{
+	struct cake_autorate a;
+	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
+					 .start_rate = MBIT(40), .ingress = true};
+	struct cake_autorate_input in = input(1000, false, 40, 40);
+	struct cake_autorate_status st;
+	uint64_t first, second, k;
+
+	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
+	in.sig.rtt_samples = 4;
+	in.sig.rtt_min_us = 1000; /* a short path: the excess drains in 100 ms */
+	cake_autorate_tick(&a, &in, TICK);
+	in.sig.qdelay_us = 12000;
+	first = cake_autorate_tick(&a, &in, 2 * TICK);
+	cake_autorate_get(&a, &st);
+	cr_assert_eq(st.capacity, MBIT(40), "%lu", (unsigned long)st.capacity);
+	cr_assert_lt(first, MBIT(38), "%lu", (unsigned long)first);
+	in.sig.qdelay_us = 40000;
+	second = cake_autorate_tick(&a, &in, 3 * TICK);
+	cake_autorate_get(&a, &st);
+	k = (40000 - st.target_us) * 1024 / 100000;
+	cr_assert_eq(second, MBIT(40) * (1024 - k) / 1024, "%lu", (unsigned long)second);
+	cr_assert_eq(cake_autorate_tick(&a, &in, 4 * TICK), second, "no longer growing");
+}
+
+/*
  * After a dip the capacity may come back: far below the rate that last bloated, with no
  * queue at all, each such tick climbs faster than 1/16 (from 4 to 30 Mbit/s: 34 ticks
  * at 1/16), yet never past that rate.
