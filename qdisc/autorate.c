@@ -74,15 +74,15 @@
  * Mbit/s downlink drop at 40 ms: the queue drained in 0.54-0.65 s over 8 seeds, was
  * 0.8-3.6; 24 seeds of the benchmark's traces, paired: download p99 lte -11.7 +- 3.1 ms
  * at 40 ms, lte rrul -4.9 +- 1.8 and wifi rrul -6.7 +- 2.3 at 0.3 ms, the rest within 3
- * ms; the wifi rrul uploads at 40 ms -10.4 +- 6.4; goodput within -0.012). Either way, a cut below R/2 needs d >= 2T
- * in this tick and d > T in the one before; else it is a x0.95 step, "put off" (D may
- * be ACKs held up in the other direction's queue, one tick's few samples may be
- * delayed ACKs). Once cut, it is draining: a further cut only while the queue still
- * grows, so a lagging signal cannot compound it: d rose by T/2 over its lowest since
- * the cut, or d did not fall, is 2T or more (below, a loss repair's ACK gap can fake
- * D < S), and either D < 9/10 S (the link still takes less than it gets) or the last
- * cut was put off. When d falls to 3/4 T the rate settles at 92/100 of C, the level
- * from which probing continues.
+ * ms; the wifi rrul uploads at 40 ms -10.4 +- 6.4; goodput within -0.012).
+ * Either way, a cut below R/2 needs d >= 2T in this tick and d > T in the one before;
+ * else it is a x0.95 step, "put off" (D may be ACKs held up in the other direction's
+ * queue, one tick's few samples may be delayed ACKs). Once cut, it is draining: a
+ * further cut only while the queue still grows, so a lagging signal cannot compound
+ * it: d rose by T/2 over its lowest since the cut, or d did not fall, is 2T or more
+ * (below, a loss repair's ACK gap can fake D < S), and either D < 9/10 S (the link
+ * still takes less than it gets) or the last cut was put off. When d falls to 3/4 T
+ * the rate settles at 92/100 of C, the level from which probing continues.
  *
  * Path change. A queue of ours drains once R < C; a longer path (a satellite re-route,
  * a handover) is a step of delay that does not, with D near S. So while draining, when
