@@ -94,7 +94,7 @@ struct cake_autorate {
 	uint32_t mark_us, floor_us; /* the delay then, and the lowest since the cut */
 	uint32_t path_us;	/* a rise of the path's delay taken as baseline (see .c) */
 	uint64_t next_ns, last_tick_ns, last_change_ns, busy_ns, owd_seen_ns;
-	uint64_t prev_sent, prev_delivered, prev_reverse, prev_dt; /* for 2-tick rates */
+	uint64_t prev_sent, prev_delivered, prev_reverse, prev_other, prev_dt; /* 2-tick rates */
 	uint32_t rtt_base_cur, rtt_base_prev; /* two-window RTT minimum, us */
 	uint64_t rtt_window_ns;
 	uint32_t delay_us, prev_delay_us;

@@ -75,7 +75,9 @@
  * (cumulative ACK, or the highest SACK edge past a hole), summed over flows, scaled by
  * the wire bytes per payload byte that OUT TCP carried. Each direction's summary also
  * has the other's wire bytes of every packet (IN arrived, OUT sent): which of the two
- * carries the data, and which only its ACKs.
+ * carries the data, and which only its ACKs. OUT also reports the wire bytes it sent
+ * without TCP payload (the other direction's ACKs, UDP): ACK progress leaves them out,
+ * yet they pass the same bottleneck.
  */
 #include "qdisc/tcpts.h"
 
@@ -869,6 +871,10 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 	}
 	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
 	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
+	/* all OUT bytes of the period, less those of TCP segments with payload */
+	out[CAKE_TCPTS_OUT].other_bytes = out[CAKE_TCPTS_OUT].delivered_bytes > t->out_wire
+						  ? out[CAKE_TCPTS_OUT].delivered_bytes - t->out_wire
+						  : 0;
 	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
 	take_run(&t->out_run, &out[CAKE_TCPTS_OUT]);
 	t->acked_bytes = t->out_payload = t->out_wire = 0;

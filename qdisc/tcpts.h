@@ -50,6 +50,7 @@ struct cake_signal {
 	uint64_t delivered_bytes; /* wire bytes the bottleneck delivered in this direction:
 				   * IN, bytes arriving; OUT, bytes the peer ACKed, scaled to
 				   * wire bytes by what egress TCP sent */
+	uint64_t other_bytes;	  /* OUT only: wire bytes sent without TCP payload (ACKs) */
 	uint64_t busy_bytes;	  /* OUT only: the latest busy run (see tcpts.c), wire bytes */
 	uint32_t busy_us;	  /* that left the bottleneck in busy_us; 0 none */
 	uint64_t reverse_bytes;	  /* wire bytes of every packet in the other direction

@@ -394,6 +394,39 @@ Test(autorate, an_ingress_cut_on_a_short_path_drains_in_100_ms)
 }
 
 /*
+ * Uploads beside downloads (rrul): the uplink carries the downloads' ACKs, which D, from
+ * the uploads' ACK progress, leaves out. A cut from D settles back to D with the bytes
+ * sent without payload added (5 + 0.6 Mbit/s), not to D alone, and no higher than S.
+ */
+Test(autorate, a_settle_counts_the_bytes_sent_without_payload)
+{
+	static const double other[] = {0, 0.6, 2};
+	static const double want[] = {5, 5.6, 6};
+
+	for (int i = 0; i < 3; i++) {
+		struct cake_autorate a = make(1, 100, 6);
+		struct cake_autorate_input in = input(1000, false, 6, 5);
+		struct cake_autorate_status st;
+		uint64_t now = TICK;
+
+		in.sig.other_bytes = (uint64_t)(other[i] * 1e6 / 8 * (double)TICK / 1e9);
+		cake_autorate_tick(&a, &in, now);
+		in.sig.qdelay_us = 30000;
+		cake_autorate_tick(&a, &in, now += TICK);
+		cake_autorate_get(&a, &st);
+		cr_assert_eq(st.capacity / 1000, MBIT(want[i]) / 1000, "other %.1f: %lu", other[i],
+			     (unsigned long)st.capacity);
+		in.sig.qdelay_us = 1000;
+		for (int j = 0; j < 10 && st.reason != CAKE_AUTORATE_SETTLE; j++) {
+			cake_autorate_tick(&a, &in, now += TICK);
+			cake_autorate_get(&a, &st);
+		}
+		cr_assert_eq(st.reason, CAKE_AUTORATE_SETTLE);
+		cr_assert_eq(st.rate, st.capacity * 942 / 1024, "%lu", (unsigned long)st.rate);
+	}
+}
+
+/*
  * Ingress, cut already, and the queue still grows (the remote senders outgrow the cut:
  * their windows grow, and what stood in CAKE's queue still comes): a further cut from
  * the capacity seen, k from the larger excess, though D (the arrival rate, 40 Mbit/s)

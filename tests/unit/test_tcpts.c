@@ -577,6 +577,17 @@ Test(tcpts, delivered_bytes)
 	/* each direction also sees the other's bytes (IN: what went OUT, ACKed or not) */
 	cr_assert_eq(sig[CAKE_TCPTS_OUT].reverse_bytes, 300);
 	cr_assert_eq(sig[CAKE_TCPTS_IN].reverse_bytes, 20 * 1100);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].other_bytes, 0, "all OUT bytes carried payload");
+	/* OUT bytes without payload (an ACK of a download, UDP) pass the same bottleneck */
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 31, .ack = 5000, .tsval = 2},
+	     80, 40 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 30, .seq = 20001,
+				   .payload = 1000, .tsval = 2},
+	     1100, 41 * MS);
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].other_bytes, 80, "%lu",
+		     (unsigned long)sig[CAKE_TCPTS_OUT].other_bytes);
+	cr_assert_eq(sig[CAKE_TCPTS_IN].other_bytes, 0, "OUT only");
 	cake_tcpts_free(t);
 }
 
