@@ -459,11 +459,10 @@ static uint64_t queue_now_us(const struct cake_autorate *a, const struct rates *
  */
 static uint64_t settle_capacity(const struct rates *r, uint64_t c, bool from_busy)
 {
-	uint64_t b = r->busy < r->sent ? r->busy : r->sent;
-	uint64_t all = from_busy ? 0 : c + r->other;
+	uint64_t all = from_busy ? c : c + r->other; /* a busy run counts every byte */
+	uint64_t b = r->busy > all ? r->busy : all;
 
-	all = all < r->sent ? all : r->sent;
-	b = all > b ? all : b;
+	b = b < r->sent ? b : r->sent;
 	return b > c ? b : c;
 }
 
@@ -479,10 +478,14 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		c = r->busy_hi;
 		from_busy = true;
 	}
-	if (a->cfg.ingress && a->draining && a->capacity && a->capacity < c)
-		c = a->capacity; /* the remote senders outgrow a cut: deeper, from the capacity */
-	if (a->draining && ((c >= a->rate && !a->cfg.ingress) || !still_grows(a, r, d, t)))
-		return a->rate; /* below the capacity, or the queue does not grow: it drains */
+	if (a->draining) { /* cut already: a further cut only while the queue still grows */
+		if (!still_grows(a, r, d, t))
+			return a->rate;
+		if (!a->cfg.ingress && c >= a->rate)
+			return a->rate; /* below the capacity: our own senders drain it */
+		if (a->cfg.ingress && a->capacity && a->capacity < c)
+			c = a->capacity; /* the remote senders outgrow a cut: deeper, from it */
+	}
 	a->capacity = settle_capacity(r, c, from_busy);
 	if (!a->draining)
 		a->bloat_rate = a->rate;

@@ -847,6 +847,7 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 	uint32_t rtt_p50 = cake_dhist_quantile(&t->rtt, MEDIAN_Q256);
 	/* Saturated: ACK progress is the peer's word, each ACK up to MAX_ACK_STEP. */
 	uint64_t acked_wire = cake_mul_div_sat(t->acked_bytes, t->ratio, 1ull << RATIO_SHIFT);
+	uint64_t sent;
 
 	if (t->out_payload >= RATIO_MIN_PAYLOAD) {
 		t->ratio = (t->out_wire << RATIO_SHIFT) / t->out_payload;
@@ -869,12 +870,10 @@ void cake_tcpts_take(struct cake_tcpts *t, struct cake_signal out[CAKE_TCPTS_DIR
 		a->flows = 0;
 		a->bytes_taken = a->bytes;
 	}
-	out[CAKE_TCPTS_IN].reverse_bytes = out[CAKE_TCPTS_OUT].delivered_bytes; /* sent */
+	sent = out[CAKE_TCPTS_OUT].delivered_bytes; /* the loop's OUT bytes are those sent */
+	out[CAKE_TCPTS_IN].reverse_bytes = sent;
 	out[CAKE_TCPTS_OUT].reverse_bytes = out[CAKE_TCPTS_IN].delivered_bytes;
-	/* all OUT bytes of the period, less those of TCP segments with payload */
-	out[CAKE_TCPTS_OUT].other_bytes = out[CAKE_TCPTS_OUT].delivered_bytes > t->out_wire
-						  ? out[CAKE_TCPTS_OUT].delivered_bytes - t->out_wire
-						  : 0;
+	out[CAKE_TCPTS_OUT].other_bytes = sent > t->out_wire ? sent - t->out_wire : 0;
 	out[CAKE_TCPTS_OUT].delivered_bytes = acked_wire;
 	take_run(&t->out_run, &out[CAKE_TCPTS_OUT]);
 	t->acked_bytes = t->out_payload = t->out_wire = 0;

@@ -88,9 +88,17 @@ void wg_autorate_abandon(struct wg_autorate *prepared)
 	free(prepared);
 }
 
+/* The controller of the instance for direction d (OUT: egress, IN: ingress), or NULL. */
+static struct wg_autorate *controller(const struct wg_device *dev, enum cake_tcpts_dir d)
+{
+	const struct wg_egress *eg = d == CAKE_TCPTS_OUT ? &dev->egress : dev->ingress;
+
+	return eg ? eg->autorate : NULL;
+}
+
 static bool any_controller(const struct wg_device *dev)
 {
-	return dev->egress.autorate || (dev->ingress && dev->ingress->autorate);
+	return controller(dev, CAKE_TCPTS_OUT) || controller(dev, CAKE_TCPTS_IN);
 }
 
 int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns)
@@ -126,13 +134,14 @@ int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns)
 
 void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns)
 {
-	struct wg_egress *eg[2] = {&dev->egress, dev->ingress};
-
 	if (!dev->tcpts)
 		return;
-	for (int i = 0; i < 2; i++)
-		if (eg[i] && eg[i]->autorate)
-			cake_autorate_path_reset(&eg[i]->autorate->ctl, now_ns);
+	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
+		struct wg_autorate *ar = controller(dev, d);
+
+		if (ar)
+			cake_autorate_path_reset(&ar->ctl, now_ns);
+	}
 	cake_tcpts_free(dev->tcpts);
 	dev->tcpts = NULL;
 	(void)wg_device_autorate_attach(dev, now_ns); /* -ENOMEM: autorate off, rates kept */
@@ -142,20 +151,18 @@ void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns)
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
 			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns)
 {
-	struct wg_autorate *ar[CAKE_TCPTS_DIRS] = {
-		[CAKE_TCPTS_OUT] = dev->egress.autorate,
-		[CAKE_TCPTS_IN] = dev->ingress ? dev->ingress->autorate : NULL,
-	};
-
 	cake_tcpts_packet(dev->tcpts, dir, pkt->cp.data, pkt->cp.len, wire_len, now_ns);
 	if (now_ns < dev->autorate_early_ns)
 		return;
 	dev->autorate_early_ns = now_ns + CAKE_AUTORATE_EARLY_CHECK_NS;
-	for (int d = 0; d < CAKE_TCPTS_DIRS; d++)
-		if (ar[d] && cake_autorate_early(&ar[d]->ctl, dev->tcpts, d, now_ns)) {
+	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
+		struct wg_autorate *ar = controller(dev, d);
+
+		if (ar && cake_autorate_early(&ar->ctl, dev->tcpts, d, now_ns)) {
 			dev->autorate_next_ns = now_ns; /* due: the loop's timers run it */
 			return;
 		}
+	}
 }
 
 uint64_t wg_device_autorate_next(const struct wg_device *dev)

@@ -94,11 +94,8 @@ tunnel() {
 
 # ar_rate: the autorate rate (bytes/s) of the instance under test, from `cakewg show --json`.
 ar_rate() {
-	n c "$CAKEWG" show --json "${P}wc" | python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-j = j[0] if isinstance(j, list) else j
-print(j["cake"][sys.argv[1]]["stats"]["autorate"]["rate"])' "$INSTANCE"
+	jget "$(n c "$CAKEWG" show --json "${P}wc")" \
+		"(j[0] if isinstance(j, list) else j)['cake']['$INSTANCE']['stats']['autorate']['rate']"
 }
 
 elapsed() { python3 -c 'import sys, time; print("%.1f" % (time.time() - float(sys.argv[1])))' "$1"; }

@@ -278,6 +278,21 @@ Test(autorate, an_upload_cut_drains_the_estimated_queue_then_returns)
 }
 
 /* As tick() with a one-way delay, and a busy run (see tcpts.h) at busy_mbit over busy_us. */
+/* Ticks with in, at most 10, until the rate settles; the status after the last. */
+static struct cake_autorate_status until_settle(struct cake_autorate *a,
+						const struct cake_autorate_input *in, uint64_t *now)
+{
+	struct cake_autorate_status st;
+
+	for (int i = 0; i < 10; i++) {
+		cake_autorate_tick(a, in, *now += TICK);
+		cake_autorate_get(a, &st);
+		if (st.reason == CAKE_AUTORATE_SETTLE)
+			break;
+	}
+	return st;
+}
+
 static uint64_t tick_busy(struct cake_autorate *a, uint64_t now, uint32_t delay_us,
 			  double sent_mbit, double delivered_mbit, double busy_mbit,
 			  uint32_t busy_us)
@@ -324,6 +339,7 @@ Test(autorate, a_busy_run_below_the_delivered_rate_cuts_deep_at_once)
 Test(autorate, a_settle_goes_back_to_a_long_busy_runs_rate)
 {
 	struct cake_autorate a = make(1, 100, 6), b;
+	struct cake_autorate_input in;
 	struct cake_autorate_status st;
 	uint64_t now = TICK;
 
@@ -336,12 +352,8 @@ Test(autorate, a_settle_goes_back_to_a_long_busy_runs_rate)
 	cake_autorate_get(&b, &st);
 	cr_assert_eq(st.capacity, MBIT(6), "no more than was sent: %lu",
 		     (unsigned long)st.capacity);
-	for (int i = 0; i < 10; i++) {
-		tick(&a, now += TICK, 25000, false, 4, 4);
-		cake_autorate_get(&a, &st);
-		if (st.reason == CAKE_AUTORATE_SETTLE)
-			break;
-	}
+	in = input(25000, false, 4, 4);
+	st = until_settle(&a, &in, &now);
 	cr_assert_eq(st.reason, CAKE_AUTORATE_SETTLE);
 	cr_assert_eq(st.rate, MBIT(5.5) * 942 / 1024, "%lu", (unsigned long)st.rate);
 }
@@ -417,10 +429,7 @@ Test(autorate, a_settle_counts_the_bytes_sent_without_payload)
 		cr_assert_eq(st.capacity / 1000, MBIT(want[i]) / 1000, "other %.1f: %lu", other[i],
 			     (unsigned long)st.capacity);
 		in.sig.qdelay_us = 1000;
-		for (int j = 0; j < 10 && st.reason != CAKE_AUTORATE_SETTLE; j++) {
-			cake_autorate_tick(&a, &in, now += TICK);
-			cake_autorate_get(&a, &st);
-		}
+		st = until_settle(&a, &in, &now);
 		cr_assert_eq(st.reason, CAKE_AUTORATE_SETTLE);
 		cr_assert_eq(st.rate, st.capacity * 942 / 1024, "%lu", (unsigned long)st.rate);
 	}
