@@ -138,8 +138,8 @@
  * with no slowing near B, and at B takes 1/64 (PAST) in one tick; once past B by that
  * with no queue (the rise, as above), B becomes P, and the count starts at 1/16 per
  * tick: the climb far below B takes it back toward P fast, slowing within a quarter of
- * it. A recall is used once, and the cut that ends its climb (the capacity did not come
- * back so far) sets none. Short paths only, where a failed return is seen within a few
+ * it. A recall is used once, and the bloat that ends its climb (the capacity did not
+ * come back so far) sets none. Short paths only, where a failed return is seen within a few
  * ms: at 40 ms B lies well above the capacity after a drop (the climb to it overshot by
  * a detection time), and the fast approach to it cut again and again (test_sim_link's
  * drop_40_to_6: in range after 3.7 s, was 2.0). Measured: benchmark A/B, two
@@ -494,15 +494,10 @@ static uint64_t settle_capacity(const struct rates *r, uint64_t c, bool from_bus
 
 /*
  * After a cut: a capacity seen below 3/4 of the one before this bloat is a drop, and a
- * short path remembers the one before (see Recall at the top of this file); but not the
- * cut that ends a recall's climb.
+ * short path remembers the one before (see Recall at the top of this file).
  */
 static void remember_drop(struct cake_autorate *a, uint64_t now)
 {
-	if (a->recalling) {
-		a->recalling = false;
-		return;
-	}
 	if (!short_path(a) || a->capacity >= frac(a->cut_from, RECALL_DROP))
 		return;
 	if (a->cut_from > a->recall_rate || now - a->recall_ns > RECALL_NS) {
@@ -531,8 +526,10 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		if (a->cfg.ingress && a->capacity && a->capacity < c)
 			c = a->capacity; /* the remote senders outgrow a cut: deeper, from it */
 	}
-	if (!a->draining)
-		a->cut_from = a->capacity;
+	if (!a->draining) { /* a bloat that ends a recall's climb remembers none */
+		a->cut_from = a->recalling ? 0 : a->capacity;
+		a->recalling = false;
+	}
 	a->capacity = settle_capacity(r, c, from_busy);
 	if (!a->draining)
 		a->bloat_rate = a->rate;

@@ -102,8 +102,8 @@ struct cake_autorate {
 	uint32_t rise_streak;	/* probes in a row past B with no queue (see .c) */
 	uint64_t recall_rate;	/* a short path's capacity before a drop, 0 none (see .c) */
 	uint64_t recall_ns;	/* ... seen then */
-	uint64_t cut_from;	/* the capacity seen before this bloat's first cut */
-	bool recalling;		/* climbing back to a recall: its next cut sets none */
+	uint64_t cut_from;	/* the capacity seen before this bloat, 0 none */
+	bool recalling;		/* climbing back to a recall: the next bloat sets none */
 	bool draining, restrained, delay_from_rtt; /* restrained: a deep cut put off */
 	enum cake_autorate_reason reason;
 	enum cake_autorate_action action;
