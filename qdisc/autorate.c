@@ -130,26 +130,30 @@
  *
  * Recall (short paths only). A dip is mostly followed by a return: a Wi-Fi neighbour's
  * burst ends, a cell's load passes. After a dip B is the dip's own level (the rate
- * re-bloated there), and the climb back crept near it for 0.6-1 s before the rise
- * showed (the benchmark's Wi-Fi uploads: 8 -> 9.3 Mbit/s in the first second after a
- * return to 30). So a cut that takes the capacity seen below 3/4 of what it was before
- * this bloat remembers that capacity, P, for RECALL (5 s; the higher if one is known).
- * While one is known and R is below 3/4 P, the probe below B goes at 1/16 per tick,
- * with no slowing near B, and at B takes 1/64 (PAST) in one tick; once past B by that
- * with no queue (the rise, as above), B becomes P, and the count starts at 1/16 per
- * tick: the climb far below B takes it back toward P fast, slowing within a quarter of
- * it. A recall is used once, and the bloat that ends its climb (the capacity did not
- * come back so far) sets none. Short paths only, where a failed return is seen within a few
- * ms: at 40 ms B lies well above the capacity after a drop (the climb to it overshot by
- * a detection time), and the fast approach to it cut again and again (test_sim_link's
- * drop_40_to_6: in range after 3.7 s, was 2.0). Measured: benchmark A/B, two
- * interleaved rounds, goodput +0.02 to +0.04 on the Wi-Fi and lte rows, p99 no worse;
- * cakewg-sim, 24 seeds at 0.3 ms, paired: goodput lte +0.027 down, +0.045 up, +0.046
- * rrul up, Wi-Fi +0.053 down, +0.042 up, +0.044 rrul down, starlink rrul down +0.016;
- * p99 within 3 ms (starlink down +1.7 +- 0.2); the steady link and 40 ms paths
- * unchanged. (Not kept: the rate when the bloat began as P, which after an overshoot
- * recalled a rate the link never held and took steady_20's p99 over 10 ms; a recall
- * used within 5 s blocking the next, -0.02 on the lte rows; 10 s, within 0.01.)
+ * re-bloated there), and the climb back crept near it before the rise showed (the
+ * benchmark's Wi-Fi uploads: 7.8 -> 9.3 Mbit/s in the 0.8 s after a return to 30). So a
+ * cut that takes the capacity seen below 3/4 (RECALL_DROP) of what it was before this
+ * bloat remembers that capacity, P, for RECALL (5 s; the higher if one is known). While
+ * one is known and R is below 3/4 P, the probe below B goes at 1/16 per tick, with no
+ * slowing near B, and at B takes 1/64 (PAST) in one tick; once past B by that with no
+ * queue (the rise, as above), B becomes P, and the count starts at 1/16 per tick: the
+ * climb far below B takes it back toward P fast, slowing within a quarter of it. A
+ * recall is used once, and the bloat that ends its climb (the capacity did not come back
+ * so far) sets none. Short paths only, where a failed return shows within a few ms: at
+ * 40 ms B lies well above the capacity after a drop (the climb to it overshot by a
+ * detection time), and the fast approach to it cut again and again (test_sim_link's
+ * drop_40_to_6: in range after 3.7 s, was 2.0; steady_20_tight_bounds' p99 over 10 ms).
+ * Measured (session 14): the benchmark, old and new build side by side, two rounds of
+ * the lte and Wi-Fi rows: goodput +0.01 to +0.06 on every row (lte downloads 0.73/0.73
+ * -> 0.77/0.78, Wi-Fi uploads 0.80/0.79 -> 0.83/0.84), p99 within noise; cakewg-sim,
+ * 24 seeds at 0.3 ms, paired: goodput lte +0.027 down, +0.045 up, +0.046 rrul up, Wi-Fi
+ * +0.053 down, +0.042 up, +0.044 rrul down, starlink rrul down +0.016; p99 within 3 ms
+ * (starlink down +1.7 +- 0.2); the steady link and 40 ms paths byte-identical. (Not
+ * kept: the rate when the bloat began as P, which after an overshoot recalled a rate the
+ * link never held (steady_20_tight_bounds' top rate over 22.2 Mbit/s); a recall used
+ * within 5 s blocking the next, -0.01 to -0.035 on the lte rows; a memory of 10 s, within
+ * 0.01 either way; on 40 ms paths the recall's climb alone, +0.006 to +0.014 of goodput
+ * for lte downloads' p99 +11 +- 8 ms.)
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
