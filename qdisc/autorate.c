@@ -128,6 +128,33 @@
  * draining), cut as if over T: the queue's signal lags it by a tick or more (it rides
  * on ACKs), and the sawtooth's peak is the queue's p99 on a steady link.
  *
+ * Recall (short paths only). A dip is mostly followed by a return: a Wi-Fi neighbour's
+ * burst ends, a cell's load passes. After a dip B is the dip's own level (the rate
+ * re-bloated there), and the climb back crept near it before the rise showed (the
+ * benchmark's Wi-Fi uploads: 7.8 -> 9.3 Mbit/s in the 0.8 s after a return to 30). So a
+ * cut that takes the capacity seen below 3/4 (RECALL_DROP) of what it was before this
+ * bloat remembers that capacity, P, for RECALL (5 s; the higher if one is known). While
+ * one is known and R is below 3/4 P, the probe below B goes at 1/16 per tick, with no
+ * slowing near B, and at B takes 1/64 (PAST) in one tick; once past B by that with no
+ * queue (the rise, as above), B becomes P, and the count starts at 1/16 per tick: the
+ * climb far below B takes it back toward P fast, slowing within a quarter of it. A
+ * recall is used once, and the bloat that ends its climb (the capacity did not come back
+ * so far) sets none. Short paths only, where a failed return shows within a few ms: at
+ * 40 ms B lies well above the capacity after a drop (the climb to it overshot by a
+ * detection time), and the fast approach to it cut again and again (test_sim_link's
+ * drop_40_to_6: in range after 3.7 s, was 2.0; steady_20_tight_bounds' p99 over 10 ms).
+ * Measured (session 14): the benchmark, old and new build side by side, two rounds of
+ * the lte and Wi-Fi rows: goodput +0.01 to +0.06 on every row (lte downloads 0.73/0.73
+ * -> 0.77/0.78, Wi-Fi uploads 0.80/0.79 -> 0.83/0.84), p99 within noise; cakewg-sim,
+ * 24 seeds at 0.3 ms, paired: goodput lte +0.027 down, +0.045 up, +0.046 rrul up, Wi-Fi
+ * +0.053 down, +0.042 up, +0.044 rrul down, starlink rrul down +0.016; p99 within 3 ms
+ * (starlink down +1.7 +- 0.2); the steady link and 40 ms paths byte-identical. (Not
+ * kept: the rate when the bloat began as P, which after an overshoot recalled a rate the
+ * link never held (steady_20_tight_bounds' top rate over 22.2 Mbit/s); a recall used
+ * within 5 s blocking the next, -0.01 to -0.035 on the lte rows; a memory of 10 s, within
+ * 0.01 either way; on 40 ms paths the recall's climb alone, +0.006 to +0.014 of goodput
+ * for lte downloads' p99 +11 +- 8 ms.)
+ *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
  *
@@ -219,12 +246,15 @@ enum {
 	RISE_STREAK_MAX = TICKS_PER_DOUBLING * (PROBE_SLOW_SHIFT - PROBE_RISE_SHIFT),
 	EARLY_RTT_MAX_US = 20000, /* early ticks on a path of at most this base RTT, */
 	EARLY_INGRESS_TARGETS = 2, /* ... on ingress from a delay of this many times T */
+	RECALL_DROP = 768,	/* 3/4: a capacity below this much of the one before, a drop */
+	RECALL_STREAK = TICKS_PER_DOUBLING * (PROBE_SLOW_SHIFT - PROBE_FAST_SHIFT), /* 1/16 */
 };
 
 static const uint64_t IDLE_DECAY_NS = 30 * NS_PER_S;
 static const uint64_t OWD_STALE_NS = 10 * NS_PER_S;
 static const uint64_t RTT_BASE_WINDOW_NS = 30 * NS_PER_S;
 static const uint64_t PATH_WAIT_NS = DRAIN_US * NS_PER_US;
+static const uint64_t RECALL_NS = 5 * NS_PER_S;
 static const uint64_t EARLY_GAP_NS = 10 * NS_PER_S / 1000; /* ... this long after a tick */
 
 static const char *const reason_names[CAKE_AUTORATE_REASONS] = {
@@ -466,6 +496,20 @@ static uint64_t settle_capacity(const struct rates *r, uint64_t c, bool from_bus
 	return b > c ? b : c;
 }
 
+/*
+ * After a cut: a capacity seen below 3/4 of the one before this bloat is a drop, and a
+ * short path remembers the one before (see Recall at the top of this file).
+ */
+static void remember_drop(struct cake_autorate *a, uint64_t now)
+{
+	if (!short_path(a) || a->capacity >= frac(a->cut_from, RECALL_DROP))
+		return;
+	if (a->cut_from > a->recall_rate || now - a->recall_ns > RECALL_NS) {
+		a->recall_rate = a->cut_from;
+		a->recall_ns = now;
+	}
+}
+
 static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t,
 		    uint64_t now)
 {
@@ -485,6 +529,10 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 			return a->rate; /* below the capacity: our own senders drain it */
 		if (a->cfg.ingress && a->capacity && a->capacity < c)
 			c = a->capacity; /* the remote senders outgrow a cut: deeper, from it */
+	}
+	if (!a->draining) { /* a bloat that ends a recall's climb remembers none */
+		a->cut_from = a->recalling ? 0 : a->capacity;
+		a->recalling = false;
 	}
 	a->capacity = settle_capacity(r, c, from_busy);
 	if (!a->draining)
@@ -517,24 +565,44 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		a->drain_end_ns = 0;
 		c = frac(a->rate, CUT_MAX);
 	}
+	remember_drop(a, now);
 	return c < a->rate ? c : a->rate;
 }
 
-static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t)
+/* A recall known, fresh and still far above R (see the top of this file). */
+static bool recall_ahead(const struct cake_autorate *a, uint64_t now)
+{
+	return a->recall_rate && now - a->recall_ns <= RECALL_NS &&
+	       a->rate < frac(a->recall_rate, RECALL_DROP) && short_path(a);
+}
+
+static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t now)
 {
 	uint64_t step_fast = a->rate >> PROBE_FAST_SHIFT, step_slow = a->rate >> PROBE_SLOW_SHIFT;
 	uint64_t c = a->bloat_rate, dist, step;
+	bool no_queue = d <= t / 2 && d <= a->prev_delay_us + t / 8, recall = recall_ahead(a, now);
 
 	if (!c)
 		return a->rate + step_fast;
 	dist = (a->rate > c ? a->rate - c : c - a->rate) * FRAC_ONE / c;
-	if (dist >= NEAR)
+	if (recall && a->rate > c && dist >= PAST && no_queue) {
+		/* the capacity rose past the dip's: back toward the one before it */
+		a->bloat_rate = c = a->recall_rate;
+		a->recall_rate = 0;
+		a->recalling = true;
+		a->rise_streak = a->rise_streak > RECALL_STREAK ? a->rise_streak : RECALL_STREAK;
+		dist = (c - a->rate) * FRAC_ONE / c;
+		recall = false;
+	}
+	if (dist >= NEAR || (recall && a->rate < c))
 		step = step_fast;
+	else if (recall && dist < PAST) /* at the dip's B: past it in one tick */
+		step = frac(a->rate, PAST) + 1;
 	else if (a->rate < c)
 		step = step_slow + (step_fast - step_slow) * dist / NEAR;
 	else /* above the capacity seen: slow at first, the queue builds here */
 		step = step_slow + (step_fast - step_slow) * dist * dist / (NEAR * NEAR);
-	if (a->rate > c && dist >= PAST && d <= t / 2 && d <= a->prev_delay_us + t / 8) {
+	if (a->rate > c && dist >= PAST && no_queue) {
 		/* past it and still no queue: the capacity rose; each such tick faster */
 		uint64_t grow = step_slow << (a->rise_streak / TICKS_PER_DOUBLING);
 		uint64_t most = dist >= 2 * NEAR ? a->rate >> PROBE_RISE_SHIFT : step_fast;
@@ -680,7 +748,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 		return a->rate;
 	}
 	*why = CAKE_AUTORATE_PROBE;
-	return probe(a, d, t);
+	return probe(a, d, t, now);
 }
 
 uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_input *in,
@@ -725,6 +793,8 @@ void cake_autorate_path_reset(struct cake_autorate *a, uint64_t now_ns)
 	a->delay_us = a->prev_delay_us = a->early_us = 0;
 	a->owd_seen_ns = 0;
 	a->draining = false;
+	a->recall_rate = 0; /* the old path's capacity */
+	a->recalling = false;
 }
 
 void cake_autorate_get(const struct cake_autorate *a, struct cake_autorate_status *out)

@@ -100,6 +100,10 @@ struct cake_autorate {
 	uint32_t delay_us, prev_delay_us;
 	uint32_t early_us;	/* the delay that asked for an early tick, for that tick */
 	uint32_t rise_streak;	/* probes in a row past B with no queue (see .c) */
+	uint64_t recall_rate;	/* a short path's capacity before a drop, 0 none (see .c) */
+	uint64_t recall_ns;	/* ... seen then */
+	uint64_t cut_from;	/* the capacity seen before this bloat, 0 none */
+	bool recalling;		/* climbing back to a recall: the next bloat sets none */
 	bool draining, restrained, delay_from_rtt; /* restrained: a deep cut put off */
 	enum cake_autorate_reason reason;
 	enum cake_autorate_action action;
@@ -121,7 +125,8 @@ uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_
  * The path changed under the controller (another uplink, a new route): the delay
  * baselines it learnt (the RTT minimum, the path's delay rise) belong to the old one.
  * Forgets them, and the delay last seen, so that the next samples start a new baseline;
- * the rate, the capacity seen and the range stay.
+ * the rate, the capacity seen and the range stay; a recall (a capacity before a
+ * drop, see autorate.c) goes with the old path.
  */
 void cake_autorate_path_reset(struct cake_autorate *a, uint64_t now_ns);
 

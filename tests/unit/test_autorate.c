@@ -493,3 +493,111 @@ Test(autorate, far_below_the_last_bloat_the_climb_speeds_up)
 	}
 	cr_assert_lt(ticks, 25, "%d ticks", ticks);
 }
+
+/* A tick on a path whose base RTT is rtt_us: one-way delay d, rates in Mbit/s. */
+static uint64_t tick_on(struct cake_autorate *a, uint64_t now, uint32_t rtt_us, uint32_t d,
+			double sent, double delivered)
+{
+	struct cake_autorate_input in = input(d, false, sent, delivered);
+
+	in.sig.rtt_samples = 4;
+	in.sig.rtt_min_us = rtt_us + d;
+	return cake_autorate_tick(a, &in, now);
+}
+
+/*
+ * On a path of rtt_us: the capacity 30 Mbit/s is seen in a bloat, then the link drops
+ * to 6 (two ticks of 300 ms queue, the deep cut; drained), and the rate re-bloats at
+ * the dip's level. Leaves the controller at the end of that cut's settle, at *now.
+ */
+static struct cake_autorate dip(uint32_t rtt_us, uint64_t *now)
+{
+	struct cake_autorate a = make(1, 100, 30);
+	uint64_t r;
+
+	tick_on(&a, *now += TICK, rtt_us, 8000, 30, 30); /* a bloat: C = 30 */
+	tick_on(&a, *now += TICK, rtt_us, 500, 28, 28);
+	tick_on(&a, *now += TICK, rtt_us, 300000, 28, 6); /* the drop: put off, */
+	tick_on(&a, *now += TICK, rtt_us, 300000, 27, 6); /* ... then deep */
+	r = tick_on(&a, *now += TICK, rtt_us, 500, 2, 6); /* drained: settles */
+	cr_assert_lt(r, MBIT(6));
+	for (int i = 0; i < 40 && r < MBIT(6.6); i++) {
+		double m = (double)r * 8 / 1e6;
+
+		r = tick_on(&a, *now += TICK, rtt_us, 500, m, m < 6 ? m : 6);
+	}
+	tick_on(&a, *now += TICK, rtt_us, 8000, (double)r * 8 / 1e6, 6); /* re-bloats */
+	tick_on(&a, *now += TICK, rtt_us, 500, 6, 6);
+	cr_assert_lt(a.bloat_rate, MBIT(8), "B is the dip's level");
+	return a;
+}
+
+/* Ticks of no queue, the shaper full, until the rate reaches 24 Mbit/s (at most 100). */
+static int climb(struct cake_autorate *a, uint64_t *now, uint32_t rtt_us)
+{
+	int ticks = 0;
+
+	for (uint64_t r = a->rate; r < MBIT(24) && ticks < 100; ticks++) {
+		double m = (double)r * 8 / 1e6;
+
+		r = tick_on(a, *now += TICK, rtt_us, 500, m, m);
+	}
+	return ticks;
+}
+
+/*
+ * Recall (autorate.c): on a short path the capacity before a drop is remembered, and
+ * once the rate passes the dip's B with no queue, the climb takes it as B, fast: 12
+ * ticks from the dip's level to 0.8 x 30 on a 1 ms path, 31 without the recall. A 40 ms
+ * path remembers none and climbs as before, in 31.
+ */
+Test(autorate, a_short_path_climbs_back_to_the_capacity_before_a_dip)
+{
+	uint64_t now = 0;
+	struct cake_autorate a = dip(1000, &now), far;
+	int ticks, far_ticks;
+
+	cr_assert_geq(a.recall_rate, MBIT(29), "%lu", (unsigned long)a.recall_rate);
+	ticks = climb(&a, &now, 1000);
+	cr_assert_eq(a.recall_rate, 0, "used once");
+	cr_assert(a.recalling);
+	now = 0;
+	far = dip(40000, &now);
+	cr_assert_eq(far.recall_rate, 0, "none on a long path");
+	far_ticks = climb(&far, &now, 40000);
+	cr_assert_lt(ticks, 14, "%d ticks", ticks);
+	cr_assert_gt(far_ticks, 2 * ticks, "%d ticks against %d", far_ticks, ticks);
+}
+
+/*
+ * The bloat that ends a recall's climb (the capacity did not come back: here a new dip
+ * to 4 Mbit/s, far below even the dip's 6) remembers no capacity, so a failed return
+ * does not start another; the next drop after it does.
+ */
+Test(autorate, a_cut_that_ends_a_recall_remembers_none)
+{
+	uint64_t now = 0, r;
+	struct cake_autorate a = dip(1000, &now);
+
+	r = a.rate;
+	for (int i = 0; i < 40 && r < MBIT(12); i++) {
+		double m = (double)r * 8 / 1e6;
+
+		r = tick_on(&a, now += TICK, 1000, 500, m, m);
+	}
+	cr_assert(a.recalling, "climbing back");
+	tick_on(&a, now += TICK, 1000, 300000, (double)r * 8 / 1e6, 4);
+	tick_on(&a, now += TICK, 1000, 300000, (double)r * 8 / 1e6, 4);
+	cr_assert_lt(a.capacity, MBIT(4.5), "below 3/4 of the dip's 6");
+	cr_assert_eq(a.recall_rate, 0);
+	cr_assert(!a.recalling);
+	/* the link comes back to 16 (rates are over two ticks), then drops to 3: that drop
+	 * is remembered */
+	tick_on(&a, now += TICK, 1000, 500, 2, 4);
+	tick_on(&a, now += TICK, 1000, 500, 16, 16);
+	tick_on(&a, now += TICK, 1000, 8000, 16, 16);
+	tick_on(&a, now += TICK, 1000, 500, 15, 15);
+	tick_on(&a, now += TICK, 1000, 300000, 15, 3);
+	tick_on(&a, now += TICK, 1000, 300000, 14, 3);
+	cr_assert_geq(a.recall_rate, MBIT(15.9), "%lu", (unsigned long)a.recall_rate);
+}

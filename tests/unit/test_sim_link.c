@@ -455,6 +455,82 @@ Test(sim_link, short_path_drop_drains_fast)
 	}
 }
 
+/* The time (s) after from until direction d's rate first reaches rate, or span if never. */
+static double first_reach(const struct cake_link *s, enum cake_link_dir d, double from,
+			  double span, uint64_t rate)
+{
+	size_t n;
+	const struct cake_link_sample *v = cake_link_samples(s, d, &n);
+
+	for (size_t i = 0; i < n && v[i].t_ns < S(from + span); i++)
+		if (v[i].t_ns >= S(from) && v[i].rate >= rate)
+			return (double)v[i].t_ns / 1e9 - from;
+	return span;
+}
+
+/*
+ * A dip and its return, 30 -> 6 -> 30 Mbit/s (1 s at 6: the rate re-bloats there), in
+ * direction d on a path of rtt_ms: how long after the return the rate takes to reach
+ * 0.8 x 30, and the bottleneck queue's p99 over the 3 s after it.
+ */
+static double dip_return(enum cake_link_dir d, double rtt_ms, uint64_t seed, double *p99_ms)
+{
+	enum cake_link_dir o = d == CAKE_LINK_UP ? CAKE_LINK_DOWN : CAKE_LINK_UP;
+	struct scenario sc = { .up_flows = d == CAKE_LINK_UP ? 4 : 0,
+			       .down_flows = d == CAKE_LINK_DOWN ? 4 : 0, .rtt_ms = rtt_ms,
+			       .seed = seed };
+	struct cake_link_summary sum;
+	struct cake_link *s;
+	double t;
+
+	sc.n[d] = 3;
+	sc.secs[d][0] = 4;
+	sc.secs[d][1] = 1;
+	sc.secs[d][2] = 3;
+	sc.mbit[d][0] = sc.mbit[d][2] = 30;
+	sc.mbit[d][1] = 6;
+	sc.start[d] = 20;
+	sc.n[o] = 1;
+	sc.secs[o][0] = 10;
+	sc.mbit[o][0] = sc.start[o] = 40;
+	s = sim(&sc, AUTORATE);
+	run(s, 8);
+	t = first_reach(s, d, 5, 3, MBIT(30) * 8 / 10);
+	cake_link_summarise(s, d, S(5), S(8), &sum);
+	*p99_ms = (double)sum.qdelay_p99_ns / 1e6;
+	cake_link_free(s);
+	return t;
+}
+
+/*
+ * Recall (autorate.c): on a short path the capacity before a dip is remembered, and
+ * once the rate passes the dip's level with no queue it climbs back toward it fast.
+ * Measured, median over 8 seeds at 1 ms: the uploads at 0.8 x 30 Mbit/s 0.57 s after
+ * the return, the downloads 0.62 s; without the recall 1.29 s both. The fast return
+ * builds no more queue than the slow one did: the bottleneck's p99 over the 3 s after
+ * it 4.7 ms up and 18.7 down, without the recall 5.9 and 19.5 (the downloads' is the
+ * ingress sawtooth's at 30 Mbit/s). A 40 ms path takes no recall: 0.85 and 1.85 s, as
+ * before.
+ */
+Test(sim_link, a_dip_is_climbed_back_fast_on_a_short_path)
+{
+	for (int d = 0; d < CAKE_LINK_DIRS; d++) {
+		double t[SEEDS], p99[SEEDS], med, med_p99, far, far_p99;
+
+		for (uint64_t seed = 1; seed <= SEEDS; seed++)
+			t[seed - 1] = dip_return((enum cake_link_dir)d, 1, seed, &p99[seed - 1]);
+		med = median_of_seeds(t);
+		med_p99 = median_of_seeds(p99);
+		far = dip_return((enum cake_link_dir)d, 40, 1, &far_p99);
+		printf("%s dip 30->6->30: 0.8 x 30 Mbit/s %.2f s after the return (median; p99 "
+		       "%.1f ms) on a 1 ms path, %.2f s on a 40 ms one\n",
+		       d == CAKE_LINK_UP ? "upload" : "download", med, med_p99, far);
+		cr_assert_lt(med, 0.9);
+		cr_assert_lt(med_p99, d == CAKE_LINK_UP ? 7.0 : 21.0);
+		cr_assert_gt(far, 0.6, "no recall on a long path");
+	}
+}
+
 static const struct scenario stepped_up = {
 	.up_flows = 4, .n = { 6, 1 }, .secs = { { 6, 6, 6, 6, 6, 6 }, { 37 } },
 	.mbit = { { 40, 12, 25, 6, 35, 18 }, { 40 } }, .start = { 20, 40 } };
