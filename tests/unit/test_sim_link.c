@@ -149,25 +149,38 @@ static double first_cut(const struct cake_link *s, enum cake_link_dir d, double 
 }
 
 /*
+ * 4 flows in direction d over n steps (secs, Mbit/s; autorate starts at 20) on a path
+ * of rtt_ms; the other direction idle at a steady 40 Mbit/s.
+ */
+static struct scenario one_way(enum cake_link_dir d, double rtt_ms, int n, const double *secs,
+			       const double *rates)
+{
+	enum cake_link_dir o = d == CAKE_LINK_UP ? CAKE_LINK_DOWN : CAKE_LINK_UP;
+	struct scenario sc = { .up_flows = d == CAKE_LINK_UP ? 4 : 0,
+			       .down_flows = d == CAKE_LINK_DOWN ? 4 : 0, .rtt_ms = rtt_ms };
+
+	sc.n[d] = n;
+	for (int i = 0; i < n; i++) {
+		sc.secs[d][i] = secs[i];
+		sc.mbit[d][i] = rates[i];
+	}
+	sc.start[d] = 20;
+	sc.n[o] = 1;
+	sc.secs[o][0] = 20;
+	sc.mbit[o][0] = sc.start[o] = 40;
+	return sc;
+}
+
+/*
  * The first cut after a drop 30 -> 6 Mbit/s at 3.02 s in direction d (4 flows; the
  * other direction steady at 40), on a 2 ms path (*early) and on a 40 ms one (*late).
  */
 static void first_cuts(enum cake_link_dir d, double *early, double *late)
 {
-	enum cake_link_dir o = d == CAKE_LINK_UP ? CAKE_LINK_DOWN : CAKE_LINK_UP;
-	struct scenario sc = { .up_flows = d == CAKE_LINK_UP ? 4 : 0,
-			       .down_flows = d == CAKE_LINK_DOWN ? 4 : 0, .rtt_ms = 2 };
+	static const double secs[] = { 3.02, 3 }, rates[] = { 30, 6 };
+	struct scenario sc = one_way(d, 2, 2, secs, rates);
 	struct cake_link *s;
 
-	sc.n[d] = 2;
-	sc.secs[d][0] = 3.02;
-	sc.secs[d][1] = 3;
-	sc.mbit[d][0] = 30;
-	sc.mbit[d][1] = 6;
-	sc.start[d] = 20;
-	sc.n[o] = 1;
-	sc.secs[o][0] = 20;
-	sc.mbit[o][0] = sc.start[o] = 40;
 	for (int i = 0; i < 2; i++) {
 		s = sim(&sc, AUTORATE);
 		run(s, 4);
@@ -475,24 +488,13 @@ static double first_reach(const struct cake_link *s, enum cake_link_dir d, doubl
  */
 static double dip_return(enum cake_link_dir d, double rtt_ms, uint64_t seed, double *p99_ms)
 {
-	enum cake_link_dir o = d == CAKE_LINK_UP ? CAKE_LINK_DOWN : CAKE_LINK_UP;
-	struct scenario sc = { .up_flows = d == CAKE_LINK_UP ? 4 : 0,
-			       .down_flows = d == CAKE_LINK_DOWN ? 4 : 0, .rtt_ms = rtt_ms,
-			       .seed = seed };
+	static const double secs[] = { 4, 1, 3 }, rates[] = { 30, 6, 30 };
+	struct scenario sc = one_way(d, rtt_ms, 3, secs, rates);
 	struct cake_link_summary sum;
 	struct cake_link *s;
 	double t;
 
-	sc.n[d] = 3;
-	sc.secs[d][0] = 4;
-	sc.secs[d][1] = 1;
-	sc.secs[d][2] = 3;
-	sc.mbit[d][0] = sc.mbit[d][2] = 30;
-	sc.mbit[d][1] = 6;
-	sc.start[d] = 20;
-	sc.n[o] = 1;
-	sc.secs[o][0] = 10;
-	sc.mbit[o][0] = sc.start[o] = 40;
+	sc.seed = seed;
 	s = sim(&sc, AUTORATE);
 	run(s, 8);
 	t = first_reach(s, d, 5, 3, MBIT(30) * 8 / 10);
