@@ -151,9 +151,10 @@
  * (starlink down +1.7 +- 0.2); the steady link and 40 ms paths byte-identical. (Not
  * kept: the rate when the bloat began as P, which after an overshoot recalled a rate the
  * link never held (steady_20_tight_bounds' top rate over 22.2 Mbit/s); a recall used
- * within 5 s blocking the next, -0.01 to -0.035 on the lte rows; a memory of 10 s, within
- * 0.01 either way; on 40 ms paths the recall's climb alone, +0.006 to +0.014 of goodput
- * for lte downloads' p99 +11 +- 8 ms.)
+ * within 5 s blocking the next, -0.01 to -0.035 on the lte rows; a memory of 10 s, -0.018
+ * to +0.014, mixed; on 40 ms paths the recall's climb alone, +0.006 to +0.014 of goodput
+ * for lte downloads' p99 +11 +- 8 ms; taking P back as the capacity before the bloat
+ * that ends a climb past 3/4 of it, lte uploads -0.013 +- 0.007.)
  *
  * Idle (not shaper-limited) or no delay sample at all: hold. After IDLE_DECAY (30 s)
  * without load, move 1/32 per tick toward the start rate. R never leaves [MIN, MAX].
