@@ -248,19 +248,28 @@ Test(sim_link, short_path_low_rate_target)
 	cake_link_free(s);
 }
 
+/* The time (s) after from until direction d's rate first reaches rate, or span if never. */
+static double first_reach(const struct cake_link *s, enum cake_link_dir d, double from,
+			  double span, uint64_t rate)
+{
+	size_t n;
+	const struct cake_link_sample *v = cake_link_samples(s, d, &n);
+
+	for (size_t i = 0; i < n && v[i].t_ns < S(from + span); i++)
+		if (v[i].t_ns >= S(from) && v[i].rate >= rate)
+			return (double)v[i].t_ns / 1e9 - from;
+	return span;
+}
+
 Test(sim_link, rise_6_to_35_recovers)
 {
 	struct scenario sc = { .up_flows = 4, .n = { 2, 1 }, .secs = { { 10, 10 }, { 20 } },
 			       .mbit = { { 6, 35 }, { 40 } }, .start = { 6, 40 } };
 	struct cake_link *s = sim(&sc, AUTORATE);
-	double t_found = -1;
+	double t_found;
 
-	run(s, 10);
-	for (double t = 10; t < 20 && t_found < 0; t += 0.01) {
-		run(s, t);
-		if (cake_link_rate(s, CAKE_LINK_UP) >= MBIT(35) * 85 / 100)
-			t_found = t - 10;
-	}
+	run(s, 20);
+	t_found = first_reach(s, CAKE_LINK_UP, 10, 10, MBIT(35) * 85 / 100);
 	printf("rise 6->35: rate at 0.85 x 35 Mbit/s after %.2f s\n", t_found);
 	cr_assert(t_found >= 0 && t_found < 4.0, "%.2f", t_found);
 	cake_link_free(s);
@@ -466,19 +475,6 @@ Test(sim_link, short_path_drop_drains_fast)
 		printf("%s: median %.0f ms\n", d == CAKE_LINK_UP ? "upload" : "download", med * 1e3);
 		cr_assert_lt(med, d == CAKE_LINK_UP ? 0.30 : 0.17);
 	}
-}
-
-/* The time (s) after from until direction d's rate first reaches rate, or span if never. */
-static double first_reach(const struct cake_link *s, enum cake_link_dir d, double from,
-			  double span, uint64_t rate)
-{
-	size_t n;
-	const struct cake_link_sample *v = cake_link_samples(s, d, &n);
-
-	for (size_t i = 0; i < n && v[i].t_ns < S(from + span); i++)
-		if (v[i].t_ns >= S(from) && v[i].rate >= rate)
-			return (double)v[i].t_ns / 1e9 - from;
-	return span;
 }
 
 /*
