@@ -592,8 +592,7 @@ static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t 
 		a->recall_rate = 0;
 		a->recalling = true;
 		a->rise_streak = a->rise_streak > RECALL_STREAK ? a->rise_streak : RECALL_STREAK;
-		dist = (c - a->rate) * FRAC_ONE / c;
-		recall = false;
+		dist = (c - a->rate) * FRAC_ONE / c; /* over NEAR: R is below 3/4 of it */
 	}
 	if (dist >= NEAR || (recall && a->rate < c))
 		step = step_fast;
