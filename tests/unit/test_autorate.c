@@ -570,6 +570,26 @@ Test(autorate, a_short_path_climbs_back_to_the_capacity_before_a_dip)
 }
 
 /*
+ * A recall's climb that passes the capacity before the dip with no queue (the link came
+ * back higher than it was: an LTE cell 30 -> 8 -> 55 Mbit/s) goes on at the recall's
+ * pace, not from the slowest step again: from 1.02 x 30 to 50 in 7 ticks, 13 when
+ * the count started over.
+ */
+Test(autorate, a_recall_that_passes_the_old_capacity_keeps_its_pace)
+{
+	uint64_t now = 0;
+	struct cake_autorate a = dip(1000, &now);
+	int ticks;
+
+	climb(&a, &now, 1000, MBIT(30.6));
+	cr_assert(a.recalling, "climbing back");
+	cr_assert_lt(a.bloat_rate, a.rate, "past the capacity before the dip");
+	ticks = climb(&a, &now, 1000, MBIT(50));
+	cr_assert_geq(a.rate, MBIT(50));
+	cr_assert_lt(ticks, 10, "%d ticks", ticks);
+}
+
+/*
  * The bloat that ends a recall's climb (the capacity did not come back: here a new dip
  * to 4 Mbit/s, far below even the dip's 6) remembers no capacity, so a failed return
  * does not start another; the next drop after it does.
