@@ -145,10 +145,11 @@
  * within 1 ms; Wi-Fi within 0.002 and 2 ms, the rest byte-identical; starting the count
  * at 1/16 already within a quarter below P instead cost the Wi-Fi downloads 0.037,
  * whose link comes back to P itself). A recall is used once, and the bloat that ends
- * its climb (the capacity did not come back so far) sets none. Short paths only, where a failed return shows within a few ms: at
- * 40 ms B lies well above the capacity after a drop (the climb to it overshot by a
- * detection time), and the fast approach to it cut again and again (test_sim_link's
- * drop_40_to_6: in range after 3.7 s, was 2.0; steady_20_tight_bounds' p99 over 10 ms).
+ * its climb (the capacity did not come back so far) sets none. Short paths only, where
+ * a failed return shows within a few ms: at 40 ms B lies well above the capacity after
+ * a drop (the climb to it overshot by a detection time), and the fast approach to it
+ * cut again and again (test_sim_link's drop_40_to_6: in range after 3.7 s, was 2.0;
+ * steady_20_tight_bounds' p99 over 10 ms).
  * Measured (session 14): the benchmark, old and new build side by side, two rounds of
  * the lte and Wi-Fi rows: goodput +0.01 to +0.06 on every row (lte downloads 0.73/0.73
  * -> 0.77/0.78, Wi-Fi uploads 0.80/0.79 -> 0.83/0.84), p99 within noise; cakewg-sim,
