@@ -26,16 +26,27 @@
  *
  * Peer clock. The peer's TSval ticks at a fixed but unknown rate, one that stacks use
  * (1 us, 1 ms, 1/300 s, 4 ms, 10 ms). The first IN TSval of a flow and its arrival time
- * are an anchor; from 1 s on, once a second, each candidate tick c predicts the arrival
- * at anchor time + (TSval - anchor TSval) x c, and the arrival's lateness against the
- * prediction is, for the right c, how much the queue before us grew since the anchor.
+ * are an anchor; each candidate tick c predicts the arrival at anchor time + (TSval -
+ * anchor TSval) x c, and the arrival's lateness against the prediction is, for the
+ * right c, how much the queue before us grew (or shrank) since the anchor.
  * A queue that fills behind slow start grows by tens of ms a second for seconds, more
  * than a tolerance relative to the elapsed time allows; but no queue can have grown by
  * more than the largest RTT the flow has shown. So the nearest candidate fits when the
  * lateness is within 1/32 of the elapsed time plus that RTT, and at most a third of
- * the next nearest candidate's (no doubt which one it is); it is then fixed. A flow
- * without a fit after 16 s is rejected for one-way delay (RTT still counts). There is
- * no division per packet but by constants.
+ * the next nearest candidate's (no doubt which one it is); it is then fixed. That is
+ * checked once a second from 1 s on, and before, every TICK_EARLY (100 ms) from then
+ * on, with one more condition: every other candidate's prediction lies more than twice
+ * that tolerance from the fitting one's, so that no lateness the bounds allow (an
+ * anchor that waited in a queue which since drained, say) can make one look like the
+ * other. Until a flow's tick is known it gives no one-way sample, and every flow starts
+ * blind: with only the 1 s check, a load that began with the shaper above the link
+ * (its rate from a faster link before an idle spell) bloated unseen for that second
+ * (the benchmark's lte rrul runs: ping at 40 to 70 ms over their first second). A
+ * Linux peer (1 ms) fits from about 100 ms on, while the largest RTT is under 45 ms;
+ * a 4 ms clock's neighbour at 3.33 ms lies only a sixth of the time away, so it waits
+ * for the 1 s check unless the RTT is a few ms. A flow without a fit after 16 s is
+ * rejected for one-way delay (RTT still counts). There is no division per packet but
+ * by constants.
  *
  * One-way delay. With t_peer(TSval) = (TSval - anchor TSval) x tick on the anchor's
  * time axis, per flow and up to a constant offset (the clocks' difference):
@@ -117,7 +128,8 @@ enum {
 static const uint64_t PENDING_MAX_NS = 10 * NS_PER_S;
 static const uint64_t FLOW_IDLE_NS = 300 * NS_PER_S;
 static const uint64_t FLOW_IDLE_UNSAMPLED_NS = 30 * NS_PER_S;
-static const uint64_t TICK_MIN_ELAPSED_NS = NS_PER_S;
+static const uint64_t TICK_MIN_ELAPSED_NS = NS_PER_S; /* checks once a second from here, */
+static const uint64_t TICK_EARLY_NS = NS_PER_S / 10;   /* ... and this often before */
 static const uint64_t TICK_GIVE_UP_NS = 16 * NS_PER_S;
 static const uint64_t BASE_WINDOW_NS = 10 * NS_PER_S;
 /* Peer TSval clocks seen in the wild, ns per tick. */
@@ -477,26 +489,32 @@ static uint64_t distance(uint64_t a, uint64_t b)
 /*
  * The candidate tick that dts peer ticks in elapsed ns fit (see the top of this file),
  * or 0; late_ns is how late against it the arrival may be (the flow's largest RTT).
+ * Early (before TICK_MIN_ELAPSED), the other candidates' predictions must also lie
+ * further than twice the tolerance from the fitting one's.
  */
-static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns)
+static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns, bool early)
 {
-	uint64_t best = UINT64_MAX, second = UINT64_MAX;
-	uint32_t tick = 0;
+	uint64_t best = UINT64_MAX, second = UINT64_MAX, tol = (elapsed >> TICK_TOL_SHIFT) + late_ns;
+	size_t n = sizeof(tick_candidates) / sizeof(tick_candidates[0]), pick = 0;
 
-	for (size_t i = 0; i < sizeof(tick_candidates) / sizeof(tick_candidates[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint64_t off = distance(elapsed, (uint64_t)dts * tick_candidates[i]);
 
 		if (off < best) {
 			second = best;
 			best = off;
-			tick = tick_candidates[i];
+			pick = i;
 		} else if (off < second) {
 			second = off;
 		}
 	}
-	if (best > (elapsed >> TICK_TOL_SHIFT) + late_ns || best > second / TICK_CLEAR)
+	if (best > tol || best > second / TICK_CLEAR)
 		return 0;
-	return tick;
+	for (size_t i = 0; early && i < n; i++)
+		if (i != pick && distance((uint64_t)dts * tick_candidates[i],
+					  (uint64_t)dts * tick_candidates[pick]) <= 2 * tol)
+			return 0;
+	return tick_candidates[pick];
 }
 
 /*
@@ -515,11 +533,12 @@ static void seed_in_base(struct flow *f)
 static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uint64_t now)
 {
 	int32_t dts;
+	bool early;
 
 	if (!(f->flags & F_ANCHOR)) {
 		f->anchor_tsval = tsval;
 		f->anchor_ns = now;
-		f->tick_check_ns = now + TICK_MIN_ELAPSED_NS;
+		f->tick_check_ns = now + TICK_EARLY_NS;
 		f->flags |= F_ANCHOR;
 		return;
 	}
@@ -533,10 +552,11 @@ static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uin
 	}
 	if (f->tick_ns || now < f->tick_check_ns)
 		return;
-	f->tick_check_ns = now + TICK_MIN_ELAPSED_NS;
+	early = now - f->anchor_ns < TICK_MIN_ELAPSED_NS;
+	f->tick_check_ns = now + (early ? TICK_EARLY_NS : TICK_MIN_ELAPSED_NS);
 	if (dts > 0)
 		f->tick_ns = fit_tick(now - f->anchor_ns, (uint32_t)dts,
-				      (uint64_t)f->rtt_max_us * NS_PER_US);
+				      (uint64_t)f->rtt_max_us * NS_PER_US, early);
 	if (f->tick_ns) {
 		t->st.ticks_known++;
 		seed_in_base(f);

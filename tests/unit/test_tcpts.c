@@ -290,54 +290,81 @@ Test(tcpts, peer_tick_estimate)
 	peer_ticks(t, 12, 1000, 0, 1500 * MS);
 	peer_ticks(t, 13, 0, 0, 17 * S);		   /* a clock that does not move */
 	peer_ticks(t, 14, 2 * MS, 0, 17 * S);		   /* 500 Hz: no stack uses it */
-	peer_ticks(t, 15, 1 * MS, 0, 900 * MS);		   /* under a second: not yet */
-	for (uint16_t port = 10; port <= 15; port++) {
-		static const uint32_t want[] = {1000000, 4000000, 1000, UINT32_MAX, UINT32_MAX, 0};
+	peer_ticks(t, 15, 1 * MS, 0, 90 * MS);		   /* before the first check: not yet */
+	peer_ticks(t, 16, 1 * MS, 17 * S, 17 * S + 300 * MS); /* an early check: known */
+	for (uint16_t port = 10; port <= 16; port++) {
+		static const uint32_t want[] = {1000000, 4000000, 1000, UINT32_MAX, UINT32_MAX, 0,
+						1000000};
 
 		probe.port = port;
 		n = build(&probe);
 		cr_assert_eq(cake_tcpts_flow_tick(t, CAKE_TCPTS_IN, buf, (uint32_t)n),
 			     want[port - 10], "port %u", port);
 	}
-	cr_assert_eq(stats(t).ticks_known, 3);
+	cr_assert_eq(stats(t).ticks_known, 4);
 	cake_tcpts_free(t);
 }
 
 /*
  * A download into a bloated buffer: the peer (a Linux sender: a 1 ms clock from a random
- * offset) sends a segment every ms from t0 to t1; each waits 1 ms plus a queue that
- * grows by grow_us per second, as a FIFO fills behind slow start and cubic. With acks,
- * we ACK every second segment as it arrives (our own 1 ms clock) and the peer's next
- * segments echo the latest ACK it has had (1 ms up): the flow's RTT samples.
+ * offset) sends a segment every ms from t0 to t1; each waits 1 ms plus a queue of q0_us
+ * that grows by grow_us per second (falls, if negative; never below empty), as a FIFO
+ * fills behind slow start and cubic. With acks, we ACK every second segment as it
+ * arrives (our own 1 ms clock) and the peer's next segments echo the latest ACK it has
+ * had (1 ms up): the flow's RTT samples. From take_at on (0: never), the first segment
+ * takes the signals before it, as a tick would, and they are dropped.
  */
-static void bloating_download(struct cake_tcpts *t, uint16_t port, uint64_t tick_ns,
-			      uint64_t t0, uint64_t t1, uint64_t grow_us, bool acks)
+struct download {
+	uint16_t port;
+	uint64_t tick_ns, t0, t1, take_at;
+	int64_t q0_us, grow_us;
+	bool acks;
+};
+
+static void queued_download(struct cake_tcpts *t, const struct download *d)
 {
 	uint32_t seq = 1, echo = 0, offset = 0x9e3779b9u;
 	enum { ACKS = 512 }; /* our last ACKs, over more than the queue: sent when, TSvals */
 	static uint64_t ack_at[ACKS];
 	static uint32_t ack_ts[ACKS];
 	uint32_t oldest = 0;
+	bool taken = !d->take_at;
 
-	for (uint64_t sent = t0, i = 0; sent < t1; sent += MS, i++) {
-		uint64_t at = sent + MS + (sent - t0) / 1000 * grow_us / 1000;
+	for (uint64_t sent = d->t0, i = 0; sent < d->t1; sent += MS, i++) {
+		int64_t q_us = d->q0_us + (int64_t)((sent - d->t0) / 1000) * d->grow_us / 1000000;
+		uint64_t at = sent + MS + (q_us > 0 ? (uint64_t)q_us * 1000 : 0);
 
+		if (!taken && at >= d->take_at) {
+			struct cake_signal drop[CAKE_TCPTS_DIRS];
+
+			cake_tcpts_take(t, drop);
+			taken = true;
+		}
 		for (; oldest < i / 2 && ack_at[oldest % ACKS] + MS <= sent; oldest++)
 			echo = ack_ts[oldest % ACKS]; /* the peer has it */
-		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = port, .seq = seq,
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = d->port, .seq = seq,
 					   .ack = 1, .payload = 1000,
-					   .tsval = (uint32_t)(sent / tick_ns) + offset, .tsecr = echo},
+					   .tsval = (uint32_t)(sent / d->tick_ns) + offset,
+					   .tsecr = echo},
 		     0, at);
 		seq += 1000;
-		if (acks && i % 2) {
+		if (d->acks && i % 2) {
 			ack_at[i / 2 % ACKS] = at;
 			ack_ts[i / 2 % ACKS] = (uint32_t)(at / MS) + 5000;
-			feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = port, .seq = 1,
+			feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = d->port, .seq = 1,
 						   .ack = seq, .tsval = ack_ts[i / 2 % ACKS],
-						   .tsecr = (uint32_t)(sent / tick_ns) + offset},
+						   .tsecr = (uint32_t)(sent / d->tick_ns) + offset},
 			     0, at);
 		}
 	}
+}
+
+static void bloating_download(struct cake_tcpts *t, uint16_t port, uint64_t tick_ns,
+			      uint64_t t0, uint64_t t1, uint64_t grow_us, bool acks)
+{
+	queued_download(t, &(struct download){.port = port, .tick_ns = tick_ns, .t0 = t0,
+					      .t1 = t1, .grow_us = (int64_t)grow_us,
+					      .acks = acks});
 }
 
 static uint32_t tick_of(const struct cake_tcpts *t, uint16_t port)
@@ -351,15 +378,19 @@ static uint32_t tick_of(const struct cake_tcpts *t, uint16_t port)
  * The queue that fills after the first packet (the anchor) makes the arrivals late
  * against the peer's clock, by 60 ms a second here: a tick estimate of 1.06 ms, off a
  * relative tolerance for seconds. The flow's own RTT bounds how much of that lateness a
- * queue can explain, so the 1 ms clock is known at the first check, and the delay is
- * measured from the anchor's.
+ * queue can explain, so the 1 ms clock is known at the first (early) check, and the
+ * delay is measured from the anchor's: the last tick's samples show the queue then.
  */
 Test(tcpts, peer_tick_under_a_filling_queue)
 {
 	struct cake_tcpts *t = table(64);
 	struct cake_signal sig[CAKE_TCPTS_DIRS];
 
-	bloating_download(t, 50, MS, 0, 1100 * MS, 60000, true);
+	bloating_download(t, 53, MS, 0, 150 * MS, 60000, true);
+	cr_assert_eq(tick_of(t, 53), 1000000, "known early: tick %u", tick_of(t, 53));
+	queued_download(t, &(struct download){.port = 50, .tick_ns = MS, .t1 = 1100 * MS,
+					      .take_at = 1000 * MS, .grow_us = 60000,
+					      .acks = true});
 	cr_assert_eq(tick_of(t, 50), 1000000, "tick %u", tick_of(t, 50));
 	cake_tcpts_take(t, sig);
 	cr_assert_gt(sig[CAKE_TCPTS_IN].owd_samples, 50);
@@ -372,6 +403,35 @@ Test(tcpts, peer_tick_under_a_filling_queue)
 	/* a 500 Hz clock is still refused, even behind a queue that explains a lot */
 	bloating_download(t, 52, 2 * MS, 0, 17 * S, 20000, true);
 	cr_assert_eq(tick_of(t, 52), UINT32_MAX);
+	cake_tcpts_free(t);
+}
+
+/*
+ * Early checks (before 1 s) ask that no other candidate lie within twice the tolerance:
+ * here the anchor waited 30 ms in a queue that then drains in 100 ms, so against a 4 ms
+ * clock every arrival is 30 ms early, about what a 3.33 ms clock predicts 150 to 200 ms
+ * in (without the guard, the check then took it, for good). The flow's RTT (up to 32
+ * ms) allows that lateness, so nothing is fixed until the checks can tell the two apart.
+ */
+Test(tcpts, peer_tick_not_fooled_by_a_drained_anchor)
+{
+	struct cake_tcpts *t = table(64);
+
+	for (uint64_t end = 200 * MS; end <= 2 * S; end += 100 * MS) {
+		struct cake_tcpts *u = table(64);
+		uint32_t tick;
+
+		queued_download(u, &(struct download){.port = 60, .tick_ns = 4 * MS, .t1 = end,
+						      .q0_us = 30000, .grow_us = -300000,
+						      .acks = true});
+		tick = tick_of(u, 60);
+		cr_assert(tick == 0 || tick == 4000000, "by %llu ms: tick %u",
+			  (unsigned long long)(end / MS), tick);
+		cake_tcpts_free(u);
+	}
+	queued_download(t, &(struct download){.port = 60, .tick_ns = 4 * MS, .t1 = 2 * S,
+					      .q0_us = 30000, .grow_us = -300000, .acks = true});
+	cr_assert_eq(tick_of(t, 60), 4000000, "tick %u", tick_of(t, 60));
 	cake_tcpts_free(t);
 }
 
