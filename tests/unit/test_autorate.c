@@ -7,6 +7,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 
 #include "tests/support/det_rng.h"
 
@@ -617,4 +618,43 @@ Test(autorate, a_cut_that_ends_a_recall_remembers_none)
 	tick_on(&a, now += TICK, 1000, 300000, 15, 3);
 	tick_on(&a, now += TICK, 1000, 300000, 14, 3);
 	cr_assert_geq(a.recall_rate, MBIT(15.9), "%lu", (unsigned long)a.recall_rate);
+}
+
+/* The ticks from a bloat at 20 Mbit/s to 40 with no queue after it, one direction. */
+static int rise_after_a_bloat(bool ingress)
+{
+	struct cake_autorate a;
+	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
+					 .start_rate = MBIT(20), .ingress = ingress};
+	uint64_t now = 0, r;
+	int ticks = 0;
+
+	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
+	tick(&a, now += TICK, 1000, false, 20, 20);
+	tick(&a, now += TICK, 8000, false, 20, 19); /* a bloat: B = 20 */
+	r = tick(&a, now += TICK, 500, false, 19, 19); /* settles */
+	cr_assert_lt(r, MBIT(20));
+	while (r < MBIT(40) && ticks < 200) {
+		double m = (double)r * 8 / 1e6;
+
+		r = tick(&a, now += TICK, 500, false, m, m);
+		ticks++;
+	}
+	return ticks;
+}
+
+/*
+ * Past the rate that last bloated with no queue, the capacity rose: each such probe
+ * faster, and on ingress (remote senders, which fill what the shaper lets through at
+ * once) the step doubles every probe, not every two: from a settle below 20 Mbit/s to
+ * 40 in 24 ticks, where egress (and ingress before) takes 27; most of the climb is at
+ * the 1/16 per tick that stops the count until 1.5 x B, which both reach, ingress in
+ * half the probes.
+ */
+Test(autorate, an_ingress_rise_doubles_its_step_every_probe)
+{
+	int up = rise_after_a_bloat(false), down = rise_after_a_bloat(true);
+
+	printf("20 -> 40 Mbit/s after a bloat at 20: egress %d ticks, ingress %d\n", up, down);
+	cr_assert_leq(down, up - 3, "ingress %d ticks, egress %d", down, up);
 }
