@@ -599,7 +599,8 @@ static void streak_up(struct cake_autorate *a)
 {
 	unsigned n = a->cfg.ingress ? TICKS_PER_DOUBLING : 1;
 
-	a->rise_streak = a->rise_streak + n < RISE_STREAK_MAX ? a->rise_streak + n : RISE_STREAK_MAX;
+	a->rise_streak = a->rise_streak + n < RISE_STREAK_MAX ? a->rise_streak + n
+							       : RISE_STREAK_MAX;
 }
 
 static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t now)

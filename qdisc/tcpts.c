@@ -43,10 +43,10 @@
  * (its rate from a faster link before an idle spell) bloated unseen for that second
  * (the benchmark's lte rrul runs: ping at 40 to 70 ms over their first second). A
  * Linux peer (1 ms) fits from about 100 ms on, while the largest RTT is under 45 ms;
- * a 4 ms clock's neighbour at 3.33 ms lies only a sixth of the time away, so it waits
- * for the 1 s check unless the RTT is a few ms. A flow without a fit after 16 s is
- * rejected for one-way delay (RTT still counts). There is no division per packet but
- * by constants.
+ * a 4 ms clock, whose neighbour at 3.33 ms predicts only a sixth less, fits early only
+ * on a short path (an RTT under 15 ms at 300 ms, under 47 ms at 900). A flow without a
+ * fit after 16 s is rejected for one-way delay (RTT still counts). There is no division
+ * per packet but by constants.
  *
  * One-way delay. With t_peer(TSval) = (TSval - anchor TSval) x tick on the anchor's
  * time axis, per flow and up to a constant offset (the clocks' difference):
@@ -494,7 +494,8 @@ static uint64_t distance(uint64_t a, uint64_t b)
  */
 static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns, bool early)
 {
-	uint64_t best = UINT64_MAX, second = UINT64_MAX, tol = (elapsed >> TICK_TOL_SHIFT) + late_ns;
+	uint64_t best = UINT64_MAX, second = UINT64_MAX;
+	uint64_t tol = (elapsed >> TICK_TOL_SHIFT) + late_ns;
 	size_t n = sizeof(tick_candidates) / sizeof(tick_candidates[0]), pick = 0;
 
 	for (size_t i = 0; i < n; i++) {

@@ -290,7 +290,7 @@ Test(tcpts, peer_tick_estimate)
 	peer_ticks(t, 12, 1000, 0, 1500 * MS);
 	peer_ticks(t, 13, 0, 0, 17 * S);		   /* a clock that does not move */
 	peer_ticks(t, 14, 2 * MS, 0, 17 * S);		   /* 500 Hz: no stack uses it */
-	peer_ticks(t, 15, 1 * MS, 0, 90 * MS);		   /* before the first check: not yet */
+	peer_ticks(t, 15, 1 * MS, 0, 90 * MS);		   /* before the first check */
 	peer_ticks(t, 16, 1 * MS, 17 * S, 17 * S + 300 * MS); /* an early check: known */
 	for (uint16_t port = 10; port <= 16; port++) {
 		static const uint32_t want[] = {1000000, 4000000, 1000, UINT32_MAX, UINT32_MAX, 0,
