@@ -33,18 +33,18 @@
  * than a tolerance relative to the elapsed time allows; but no queue can have grown by
  * more than the largest RTT the flow has shown. So the nearest candidate fits when the
  * lateness is within 1/32 of the elapsed time plus that RTT, and at most a third of
- * the next nearest candidate's (no doubt which one it is); it is then fixed. That is
- * checked once a second from 1 s on, and before, every TICK_EARLY (100 ms) from then
- * on, with one more condition: every other candidate's prediction lies more than twice
- * that tolerance from the fitting one's, so that no lateness the bounds allow (an
- * anchor that waited in a queue which since drained, say) can make one look like the
- * other. Until a flow's tick is known it gives no one-way sample, and every flow starts
- * blind: with only the 1 s check, a load that began with the shaper above the link
- * (its rate from a faster link before an idle spell) bloated unseen for that second
- * (the benchmark's lte rrul runs: ping at 40 to 70 ms over their first second). A
- * Linux peer (1 ms) fits from about 100 ms on, while the largest RTT is under 45 ms;
- * a 4 ms clock, whose neighbour at 3.33 ms predicts only a sixth less, fits early only
- * on a short path (an RTT under 15 ms at 300 ms, under 47 ms at 900). A flow without a
+ * the next nearest candidate's (no doubt which one it is), and every other
+ * candidate's prediction lies more than twice that tolerance from the fitting one's, so
+ * that no lateness the bounds allow (an anchor that waited in a queue which since
+ * drained, say) can make one look like the other; it is then fixed. That is checked
+ * every TICK_EARLY (100 ms) in the first second, once a second after. Until a flow's
+ * tick is known it gives no one-way sample, and every flow starts blind: with only a
+ * check at 1 s, a load that began with the shaper above the link (its rate from a
+ * faster link before an idle spell) bloated unseen for that second (the benchmark's
+ * lte rrul runs: ping at 40 to 70 ms over their first second). A Linux peer (1 ms)
+ * fits from about 100 ms on, while the largest RTT is under 45 ms; a 4 ms clock, whose
+ * neighbour at 3.33 ms predicts only a sixth less, needs about 19 times its largest RTT
+ * (an RTT under 15 ms at 300 ms, under 52 ms at 1 s). A flow without a
  * fit after 16 s is rejected for one-way delay (RTT still counts). There is no division
  * per packet but by constants.
  *
@@ -489,10 +489,10 @@ static uint64_t distance(uint64_t a, uint64_t b)
 /*
  * The candidate tick that dts peer ticks in elapsed ns fit (see the top of this file),
  * or 0; late_ns is how late against it the arrival may be (the flow's largest RTT).
- * Early (before TICK_MIN_ELAPSED), the other candidates' predictions must also lie
- * further than twice the tolerance from the fitting one's.
+ * The other candidates' predictions must also lie further than twice the tolerance
+ * from the fitting one's.
  */
-static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns, bool early)
+static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns)
 {
 	uint64_t best = UINT64_MAX, second = UINT64_MAX;
 	uint64_t tol = (elapsed >> TICK_TOL_SHIFT) + late_ns;
@@ -511,7 +511,7 @@ static uint32_t fit_tick(uint64_t elapsed, uint32_t dts, uint64_t late_ns, bool 
 	}
 	if (best > tol || best > second / TICK_CLEAR)
 		return 0;
-	for (size_t i = 0; early && i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (i != pick && distance((uint64_t)dts * tick_candidates[i],
 					  (uint64_t)dts * tick_candidates[pick]) <= 2 * tol)
 			return 0;
@@ -557,7 +557,7 @@ static void peer_clock(struct cake_tcpts *t, struct flow *f, uint32_t tsval, uin
 	f->tick_check_ns = now + (early ? TICK_EARLY_NS : TICK_MIN_ELAPSED_NS);
 	if (dts > 0)
 		f->tick_ns = fit_tick(now - f->anchor_ns, (uint32_t)dts,
-				      (uint64_t)f->rtt_max_us * NS_PER_US, early);
+				      (uint64_t)f->rtt_max_us * NS_PER_US);
 	if (f->tick_ns) {
 		t->st.ticks_known++;
 		seed_in_base(f);
