@@ -507,15 +507,19 @@ static uint64_t tick_on(struct cake_autorate *a, uint64_t now, uint32_t rtt_us, 
 }
 
 /*
- * On a path of rtt_us: the capacity 30 Mbit/s is seen in a bloat, then the link drops
- * to 6 (two ticks of 300 ms queue, the deep cut; drained), and the rate re-bloats at
- * the dip's level. Leaves the controller at the end of that cut's settle, at *now.
+ * On a path of rtt_us, one direction (egress, or ingress): the capacity 30 Mbit/s is
+ * seen in a bloat, then the link drops to 6 (two ticks of 300 ms queue, the deep cut;
+ * drained), and the rate re-bloats at the dip's level. Leaves the controller at the
+ * end of that cut's settle, at *now.
  */
-static struct cake_autorate dip(uint32_t rtt_us, uint64_t *now)
+static struct cake_autorate dip_in(uint32_t rtt_us, uint64_t *now, bool ingress)
 {
-	struct cake_autorate a = make(1, 100, 30);
+	struct cake_autorate a;
+	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
+					 .start_rate = MBIT(30), .ingress = ingress};
 	uint64_t r;
 
+	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
 	tick_on(&a, *now += TICK, rtt_us, 8000, 30, 30); /* a bloat: C = 30 */
 	tick_on(&a, *now += TICK, rtt_us, 500, 28, 28);
 	tick_on(&a, *now += TICK, rtt_us, 300000, 28, 6); /* the drop: put off, */
@@ -531,6 +535,12 @@ static struct cake_autorate dip(uint32_t rtt_us, uint64_t *now)
 	tick_on(&a, *now += TICK, rtt_us, 500, 6, 6);
 	cr_assert_lt(a.bloat_rate, MBIT(8), "B is the dip's level");
 	return a;
+}
+
+/* The same, on egress. */
+static struct cake_autorate dip(uint32_t rtt_us, uint64_t *now)
+{
+	return dip_in(rtt_us, now, false);
 }
 
 /* Ticks of no queue, the shaper full, until the rate reaches goal (at most 100). */
@@ -620,8 +630,11 @@ Test(autorate, a_cut_that_ends_a_recall_remembers_none)
 	cr_assert_geq(a.recall_rate, MBIT(15.9), "%lu", (unsigned long)a.recall_rate);
 }
 
-/* The ticks from a bloat at 20 Mbit/s to 40 with no queue after it, one direction. */
-static int rise_after_a_bloat(bool ingress)
+/*
+ * The ticks from a bloat at 20 Mbit/s to 40 with no queue after it, one direction, on a
+ * path of rtt_us.
+ */
+static int rise_after_a_bloat(bool ingress, uint32_t rtt_us)
 {
 	struct cake_autorate a;
 	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
@@ -630,14 +643,14 @@ static int rise_after_a_bloat(bool ingress)
 	int ticks = 0;
 
 	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
-	tick(&a, now += TICK, 1000, false, 20, 20);
-	tick(&a, now += TICK, 8000, false, 20, 19); /* a bloat: B = 20 */
-	r = tick(&a, now += TICK, 500, false, 19, 19); /* settles */
+	tick_on(&a, now += TICK, rtt_us, 1000, 20, 20);
+	tick_on(&a, now += TICK, rtt_us, 8000, 20, 19); /* a bloat: B = 20 */
+	r = tick_on(&a, now += TICK, rtt_us, 500, 19, 19); /* settles */
 	cr_assert_lt(r, MBIT(20));
 	while (r < MBIT(40) && ticks < 200) {
 		double m = (double)r * 8 / 1e6;
 
-		r = tick(&a, now += TICK, 500, false, m, m);
+		r = tick_on(&a, now += TICK, rtt_us, 500, m, m);
 		ticks++;
 	}
 	return ticks;
@@ -645,16 +658,41 @@ static int rise_after_a_bloat(bool ingress)
 
 /*
  * Past the rate that last bloated with no queue, the capacity rose: each such probe
- * faster, and on ingress (remote senders, which fill what the shaper lets through at
- * once) the step doubles every probe, not every two: from a settle below 20 Mbit/s to
- * 40 in 24 ticks, where egress (and ingress before) takes 27; most of the climb is at
- * the 1/16 per tick that stops the count until 1.5 x B, which both reach, ingress in
- * half the probes.
+ * faster. On ingress (remote senders, which fill what the shaper lets through at once)
+ * the step doubles every probe, not every two, starts at 1/64, and goes on to 1/4 with
+ * no pause at 1/16; on a short path it also takes the last 1/64 to past B in one tick.
+ * From a settle below 20 Mbit/s to 40 on a 40 ms path: egress 27 ticks; ingress 19 (24
+ * before the start at 1/64); on a 1 ms path 15.
  */
 Test(autorate, an_ingress_rise_doubles_its_step_every_probe)
 {
-	int up = rise_after_a_bloat(false), down = rise_after_a_bloat(true);
+	int up = rise_after_a_bloat(false, 40000), down = rise_after_a_bloat(true, 40000);
+	int down_short = rise_after_a_bloat(true, 1000);
 
-	printf("20 -> 40 Mbit/s after a bloat at 20: egress %d ticks, ingress %d\n", up, down);
-	cr_assert_leq(down, up - 3, "ingress %d ticks, egress %d", down, up);
+	printf("20 -> 40 Mbit/s after a bloat at 20, 40 ms path: egress %d ticks, ingress %d (%d "
+	       "on a 1 ms path)\n", up, down, down_short);
+	cr_assert_leq(down, up - 6, "ingress %d ticks, egress %d", down, up);
+	cr_assert_lt(down_short, down, "ingress %d ticks, on a short path %d", down, down_short);
+}
+
+/*
+ * On ingress on a short path a recall's climb keeps 1/16 per tick up to the old
+ * capacity, and takes the last 1/64 past it in one tick: the senders are remote and an
+ * overshoot shows within a millisecond or two on the data's own arrivals, where egress
+ * slows within a quarter of it. From the dip's level to 30 Mbit/s with no queue:
+ * INGRESS_TICKS on ingress, EGRESS_TICKS on egress.
+ */
+Test(autorate, an_ingress_recall_climbs_to_the_old_capacity_at_full_pace)
+{
+	uint64_t now = 0, now_up = 0;
+	struct cake_autorate down = dip_in(1000, &now, true), up = dip(1000, &now_up);
+	int ticks_down, ticks_up;
+
+	cr_assert_geq(down.recall_rate, MBIT(29), "%lu", (unsigned long)down.recall_rate);
+	ticks_down = climb(&down, &now, 1000, MBIT(30));
+	ticks_up = climb(&up, &now_up, 1000, MBIT(30));
+	printf("dip 6 -> 30 Mbit/s on a 1 ms path: ingress %d ticks, egress %d\n", ticks_down,
+	       ticks_up);
+	cr_assert(down.recalling);
+	cr_assert_leq(ticks_down, ticks_up - 5, "ingress %d, egress %d", ticks_down, ticks_up);
 }
