@@ -127,37 +127,36 @@
  * +0.007/+0.016 at 0.3/40 ms, Wi-Fi +0.009/+0.029, their rrul +0.005 to +0.023, p99
  * within 3 ms but for the 40 ms rrul rows' spread of +-11 to +-16 ms; the uploads
  * byte-identical; test_sim_link's median of 8 seeds, lte 0.691 -> 0.707, Wi-Fi 0.689 ->
- * 0.705). And there the count starts at 1/64 (INGRESS_RISE_STREAK), the first rise
- * past B having shown 1/64 more with no queue already, and goes on to 1/4 with no
- * pause at 1/16 before 1.5 B (session 17). On a short path two more, in either
- * direction (leap): at B (within 1/64, d <= T/4 and not rising) the step is 1/64, past
- * it in one tick, as a recall takes it; and a recall's climb back toward P keeps 1/16
- * per tick up to P, not slowing within a quarter of it. An overshoot there shows within
- * a millisecond or two (the early tick, on ingress at 2T on the data's own arrivals),
- * and the slow approach was the
- * downloads' loss: the benchmark's lte downloads, 30 -> 8 -> 55 Mbit/s, crept from 23
- * to 30 Mbit/s for 0.75 s, then at B. (Measured: the benchmark, old and new build
- * interleaved, two rounds: from each rise of 1.5x or more to a rate of 0.8 x the new
- * capacity, lte downloads 0.90/0.90 -> 0.58/0.52 s on average, its 8 -> 55 rise 1.6/1.8
- * -> 0.8/0.8 s, lte rrul 0.82/1.29 -> 0.77/0.72 s; lte download goodput 0.79/0.77 ->
- * 0.81/0.82, the other download rows within 0.02 and their p99 within the runs' noise
- * (Wi-Fi rrul +42.9/+42.3 -> +45.6/+47.9 ms); cakewg-sim, 24 seeds paired at 0.3 ms,
- * download goodput lte +0.020 +- 0.003, lte rrul +0.033, Wi-Fi +0.012 (p99 +2.5 +-
- * 1.2 ms), Wi-Fi rrul +0.008, the rest within 0.005 and 1.1 ms; at 40 ms lte +0.021,
- * lte rrul +0.023, the rest within 0.013 and the rows' spread; the uploads
- * byte-identical but for the rrul uploads, -0.003 to -0.012, whose link now carries
- * more of the downloads' ACKs. Not kept: the start at 1/64 and no pause on egress too,
- * upload goodput +0.028 at 40 ms but p99 +3 to +14 ms there, within 0.008 at 0.3 ms.)
- * The leap holds on egress too (session 17, after): on a short path the early tick at T
- * catches an overshoot there as fast, and the uploads crept at B the same way (the
- * benchmark's lte uploads stood at 3.2-3.5 Mbit/s for 0.8 s of a 3.5 -> 12 rise). (The
- * benchmark, against the ingress-only form, two rounds interleaved: the uplink's rises
- * to 0.8 x the new capacity, lte uploads 1.33/1.43 -> 1.00/1.04 s on average, lte rrul
- * 1.13/1.33 -> 0.96/0.98; lte upload goodput 0.77/0.76 -> 0.81/0.81 at p99 +14.4/+19.7
- * -> +15.7/+16.5 ms, the other upload rows within 0.02 and the runs' noise (Wi-Fi rrul
- * +36.5/+37.7 -> +38.7/+42.0 ms); cakewg-sim, 24 seeds paired at 0.3 ms: lte uploads
- * +0.030 +- 0.003 of goodput and p99 -10.4 +- 2.0 ms, lte rrul uploads +0.016, the
- * other rows within 0.006 and 1.4 ms; the 40 ms paths byte-identical.)
+ * 0.705). And there the count starts at 1/64 (INGRESS_RISE_STREAK), the first rise past
+ * B having shown 1/64 more with no queue already, and goes on to 1/4 with no pause at
+ * 1/16 before 1.5 B (session 17). On a short path two more, in either direction (leap):
+ * at B (within 1/64, d <= T/4 and not rising) the step is 1/64, past it in one tick, as
+ * a recall takes it; and a recall's climb back toward P keeps 1/16 per tick up to P,
+ * not slowing within a quarter of it. An overshoot there shows within a millisecond or
+ * two (the early tick, on ingress at 2T on the data's own arrivals), and the slow
+ * approach was the downloads' loss: the benchmark's lte downloads, 30 -> 8 -> 55
+ * Mbit/s, crept from 23 to 30 Mbit/s for 0.75 s, then at B. (Measured: the benchmark,
+ * old and new build interleaved, two rounds: from each rise of 1.5x or more to a rate
+ * of 0.8 x the new capacity, lte downloads 0.90/0.90 -> 0.58/0.52 s on average, its 8
+ * -> 55 rise 1.6/1.8 -> 0.8/0.8 s, lte rrul 0.82/1.29 -> 0.77/0.72 s; lte download
+ * goodput 0.79/0.77 -> 0.81/0.82, the other download rows within 0.02 and their p99
+ * within the runs' noise (Wi-Fi rrul +42.9/+42.3 -> +45.6/+47.9 ms); cakewg-sim, 24
+ * seeds paired at 0.3 ms, download goodput lte +0.020 +- 0.003, lte rrul +0.033, Wi-Fi
+ * +0.012 (p99 +2.5 +- 1.2 ms), Wi-Fi rrul +0.008, the rest within 0.005 and 1.1 ms; at
+ * 40 ms lte +0.021, lte rrul +0.023, the rest within 0.013 and the rows' spread; the
+ * uploads byte-identical but for the rrul uploads, -0.003 to -0.012, whose link now
+ * carries more of the downloads' ACKs. Not kept: the start at 1/64 and no pause on
+ * egress too, upload goodput +0.028 at 40 ms but p99 +3 to +14 ms there, within 0.008
+ * at 0.3 ms.) The leap holds on egress too (session 17, after): on a short path the
+ * early tick at T catches an overshoot there as fast, and the uploads crept at B the
+ * same way (the benchmark's lte uploads stood at 3.2-3.5 Mbit/s for 0.8 s of a 3.5 ->
+ * 12 rise). (The benchmark, against the ingress-only form, two rounds interleaved: the
+ * uplink's rises to 0.8 x the new capacity, lte uploads 1.33/1.43 -> 1.00/1.04 s on
+ * average, lte rrul 1.13/1.33 -> 0.96/0.98; lte upload goodput 0.77/0.76 -> 0.81/0.81
+ * at p99 +14.4/+19.7 -> +15.7/+16.5 ms, the other upload rows within 0.02 and the runs'
+ * noise (Wi-Fi rrul +36.5/+37.7 -> +38.7/+42.0 ms); cakewg-sim, 24 seeds paired at 0.3
+ * ms: lte uploads +0.030 +- 0.003 of goodput and p99 -10.4 +- 2.0 ms, lte rrul uploads
+ * +0.016, the other rows within 0.006 and 1.4 ms; the 40 ms paths byte-identical.)
  * (Tried, not kept: returning fast toward the rate before a drop, remembered for 5 s,
  * lifted the simulated Wi-Fi-like dips' goodput from 0.70 to 0.79, but a failed
  * return's overshoot broke the Starlink and steady bounds; doubling every probe, not
@@ -177,7 +176,8 @@
  * one is known and R is below 3/4 P, the probe below B goes at 1/16 per tick, with no
  * slowing near B, and at B takes 1/64 (PAST) in one tick; once past B by that with no
  * queue (the rise, as above), B becomes P, and the count starts at 1/16 per tick: the
- * climb far below B takes it back toward P fast, slowing within a quarter of it; once
+ * climb far below B takes it back toward P fast, and no longer slows within a quarter
+ * of it while no queue starts (the leap above, session 17); once
  * past P with no queue (the link came back higher than it was: an LTE cell 30 -> 8 -> 55
  * Mbit/s), the count goes on from 1/16 per tick, not from 1/256 again (the benchmark's
  * lte downloads crept at P for 0.8 s of such a rise; cakewg-sim, 24 seeds at 0.3 ms,
