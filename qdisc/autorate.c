@@ -634,13 +634,24 @@ static void streak_up(struct cake_autorate *a)
 							       : RISE_STREAK_MAX;
 }
 
+/*
+ * Raise the count of probes in a row to where a rise starts (see the top of this file):
+ * 1/16 per tick on a recall's climb, 1/64 on ingress, else 1/256.
+ */
+static void streak_floor(struct cake_autorate *a)
+{
+	uint32_t least = a->recalling ? RECALL_STREAK : a->cfg.ingress ? INGRESS_RISE_STREAK : 0;
+
+	a->rise_streak = a->rise_streak > least ? a->rise_streak : least;
+}
+
 static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t now)
 {
 	uint64_t step_fast = a->rate >> PROBE_FAST_SHIFT, step_slow = a->rate >> PROBE_SLOW_SHIFT;
 	uint64_t c = a->bloat_rate, dist, step;
 	bool no_queue = d <= t / 2 && d <= a->prev_delay_us + t / 8, recall = recall_ahead(a, now);
 	bool calm = d <= t / 4 && d <= a->prev_delay_us + t / 8; /* not even the start of one */
-	bool leap = calm && short_path(a); /* no creeping at B (see the top of this file) */
+	bool leap = recall || (calm && short_path(a)); /* no creeping at B (see the top) */
 
 	if (!c)
 		return a->rate + step_fast;
@@ -650,12 +661,12 @@ static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t 
 		a->bloat_rate = c = a->recall_rate;
 		a->recall_rate = 0;
 		a->recalling = true;
-		a->rise_streak = a->rise_streak > RECALL_STREAK ? a->rise_streak : RECALL_STREAK;
+		streak_floor(a);
 		dist = (c - a->rate) * FRAC_ONE / c; /* over NEAR: R is below 3/4 of it */
 	}
-	if (dist >= NEAR || (recall && a->rate < c) || (a->recalling && a->rate < c && leap))
-		step = step_fast;
-	else if ((recall || leap) && dist < PAST) /* at B: past it in one tick */
+	if (dist >= NEAR || (leap && (recall || a->recalling) && a->rate < c))
+		step = step_fast; /* toward a recall, no slowing near it */
+	else if (leap && dist < PAST) /* at B: past it in one tick */
 		step = frac(a->rate, PAST) + 1;
 	else if (a->rate < c)
 		step = step_slow + (step_fast - step_slow) * dist / NEAR;
@@ -666,12 +677,8 @@ static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t 
 		bool fastest = dist >= 2 * NEAR || a->cfg.ingress; /* no pause at 1/16 */
 		uint64_t grow, most = fastest ? a->rate >> PROBE_RISE_SHIFT : step_fast;
 
-		if (a->recalling && a->rise_streak < RECALL_STREAK)
-			a->rise_streak = RECALL_STREAK;
-		if (a->cfg.ingress && a->rise_streak < INGRESS_RISE_STREAK)
-			a->rise_streak = INGRESS_RISE_STREAK;
+		streak_floor(a);
 		grow = step_slow << (a->rise_streak / TICKS_PER_DOUBLING);
-
 		grow = grow < most ? grow : most;
 		step = grow > step ? grow : step;
 		streak_up(a);
