@@ -19,7 +19,8 @@
 # Loads, from the client, cubic (iperf3 -C cubic): tcp_nup (4 uploads), tcp_ndown (4
 # downloads), rrul (4 up + 4 down); and idle, once per trace and variant, for the idle
 # median. The load and the trace start together and last the trace's length; a ping
-# every 50 ms through the tunnel meanwhile.
+# every 50 ms through the tunnel meanwhile (`ping -D`: each sample is placed at its own
+# send time and counted only if sent within the trace, as ping's interval drifts).
 # Variants (cakewg's client; its server end stays unlimited):
 #   wggo       Debian's wireguard-go, no shaper
 #   unlimited  Cake = unlimited, no ingress instance
@@ -340,8 +341,8 @@ run_one() {
 		kill "$sampler" 2>/dev/null || true
 		wait "$sampler" 2>/dev/null || true
 	fi
-	"$PY" "$AR_PY" record "${rec[@]}" t0="$t0" ping="$RAW/$tag-ping.txt" up="$UP_JSON" \
-		down="$DOWN_JSON" link="$RAW/$tag-link.txt" rates="$RAW/$tag-rates.txt" \
+	"$PY" "$AR_PY" record "${rec[@]}" t0="$t0" ping="$RAW/$tag-ping.txt" window="$DUR" \
+		up="$UP_JSON" down="$DOWN_JSON" link="$RAW/$tag-link.txt" rates="$RAW/$tag-rates.txt" \
 		loadavg="$(cut -d' ' -f1 /proc/loadavg)"
 }
 
