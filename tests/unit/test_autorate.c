@@ -721,11 +721,8 @@ Test(autorate, a_recall_climbs_to_the_old_capacity_at_full_pace)
 Test(autorate, on_a_short_path_an_egress_rise_climbs_at_the_ingress_pace)
 {
 	int up = rise_after_a_bloat(false, 1000), down = rise_after_a_bloat(true, 1000);
-	int up_far = rise_after_a_bloat(false, 40000), down_far = rise_after_a_bloat(true, 40000);
 
-	printf("20 -> 40 Mbit/s after a bloat at 20: 1 ms path egress %d ticks, ingress %d; "
-	       "40 ms path egress %d\n", up, down, up_far);
+	printf("20 -> 40 Mbit/s after a bloat at 20, 1 ms path: egress %d ticks, ingress %d\n",
+	       up, down);
 	cr_assert_leq(up, down + 1, "egress %d ticks, ingress %d", up, down);
-	cr_assert_geq(up_far, down_far + 6, "40 ms path: egress %d ticks, ingress %d", up_far,
-		      down_far);
 }
