@@ -335,7 +335,75 @@ def cmd_report(argv):
     for r in recs:
         if r["load"] == "idle" and r["error"]:
             print("idle %s %s: FAILED: %s" % (r["trace"], r["variant"], r["error"]))
+    print_following(recs)
     return 0
+
+
+# ---------------------------------------------------------------- following the link
+RISE_MIN = 1.5  # a step of the capacity by this factor or more is a rise
+RISE_REACHED = 0.8  # ... reached when the shaper's rate is this share of the new capacity
+
+
+def capacity_at(link, t, col):
+    """The trace player's capacity (Mbit/s, column col: 1 up, 2 down) at time t."""
+    c = link[0][col]
+    for step in link:
+        if step[0] > t:
+            break
+        c = step[col]
+    return c
+
+
+def following(r, side):
+    """How one run's shaper followed the link in one direction, from the sampled rates:
+    (follow, over, rises): the time-means of min(rate, capacity) and of the rate above
+    it, as shares of the capacity, and the seconds from each rise of the capacity (by
+    RISE_MIN or more) to the rate's reaching RISE_REACHED of it (the rise's whole length
+    if it never did). None without samples."""
+    col = 1 if side == "up" else 2
+    link, seconds = r["link"], r["seconds"]
+    pts = [(x[0], x[col]) for x in r["rates"] if x[col] is not None and 0 <= x[0] < seconds]
+    if not link or not pts:
+        return None
+    caps = [capacity_at(link, t, col) for t, _ in pts]
+    total = sum(caps)
+    follow = sum(min(v, c) for (_, v), c in zip(pts, caps)) / total
+    over = sum(max(0.0, v - c) for (_, v), c in zip(pts, caps)) / total
+    rises = []
+    for i in range(1, len(link)):
+        if link[i][col] < RISE_MIN * link[i - 1][col]:
+            continue
+        t0, cap = link[i][0], link[i][col]
+        t1 = link[i + 1][0] if i + 1 < len(link) else seconds
+        hit = [t for t, v in pts if t0 <= t < t1 and v >= RISE_REACHED * cap]
+        rises.append((hit[0] if hit else t1) - t0)
+    return follow, over, rises
+
+
+def print_following(recs):
+    rows = [r for r in sorted(recs, key=order_key)
+            if r["variant"] == "autorate" and r["load"] != "idle" and not r["error"]]
+    if not rows:
+        return
+    print()
+    print("How autorate's shaper followed the link (its rate from `cakewg show --json`")
+    print("every 200 ms): follow and over = the time-means of min(rate, capacity) and of")
+    print("the rate above the capacity, as shares of it; rise = the seconds from each")
+    print("rise of the capacity by %gx or more to the rate's reaching %g of it (mean, max)."
+          % (RISE_MIN, RISE_REACHED))
+    spec = "%-9s %-9s %-5s %7s %6s %6s %9s %8s"
+    benchlib.print_header(spec, ("trace", "load", "side", "follow", "over", "rises",
+                                 "rise mean", "rise max"))
+    for r in rows:
+        for side in LOAD_DIRS.get(r["load"], ()):
+            fl = following(r, side)
+            if fl is None:
+                print(spec % (r["trace"], r["load"], side, "-", "-", "-", "-", "-"))
+                continue
+            follow, over, rises = fl
+            print(spec % (r["trace"], r["load"], side, "%.3f" % follow, "%.3f" % over,
+                          len(rises), "%.2f s" % (sum(rises) / len(rises)) if rises else "-",
+                          "%.2f s" % max(rises) if rises else "-"))
 
 
 # ---------------------------------------------------------------- plots

@@ -35,7 +35,9 @@
 # The shaper's rate (`cakewg show --json`) is sampled every 200 ms.
 # Per run: ping p50/p99 minus the idle median, ping loss, goodput as a share of the
 # trace's mean capacity, and the targets of issue #13, met or missed. A variant the
-# daemon refuses is reported as failed with the daemon's answer.
+# daemon refuses is reported as failed with the daemon's answer. Then, per autorate
+# run, how its shaper followed the link: the share of the capacity its rate covered
+# and overshot, and how long each rise of the capacity took it.
 #
 # Usage: tools/bench/autorate.sh [--quick] [--traces NAME|FILE,...] [--loads LOAD,...]
 #            [--impl VARIANT,...] [--seconds S] [--ar-range MIN MAX] [--svg DIR]
