@@ -21,7 +21,6 @@ Subcommands:
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import time
@@ -162,33 +161,25 @@ def stamped_ping(path, interval_s, t0, window_s):
         text = open(path).read()
     except OSError:
         return None
-    summary = benchlib.PING_SUM.search(text)
-    rtts, sends = {}, {}
-    for m in benchlib.PING_LINE.finditer(text):
-        rtts.setdefault(int(m.group(1)), float(m.group(2)))
+    rtts, sent = benchlib.ping_samples(text)
+    sends = {}
     for m in PING_STAMPED.finditer(text):
         sends.setdefault(int(m.group(2)), float(m.group(1)) - float(m.group(3)) / 1e3 - t0)
     if not sends:
         return None
     first = min(sends)
     at, known = sends[first] - (first - 1) * interval_s, first
-    kept, lost = [], 0
-    for seq in range(1, max(int(summary.group(1)) if summary else 0, max(sends)) + 1):
+    kept, counted = [], 0
+    for seq in range(1, max(sent, max(sends)) + 1):
         if seq in sends:
             at, known = sends[seq], seq
         t = at + (seq - known) * interval_s
         if t > window_s:
             break
+        counted += 1
         if seq in sends and seq in rtts:
             kept.append([round(t, 3), rtts[seq]])
-        else:
-            lost += 1
-    vals = [v for _, v in kept]
-    n = len(vals) + lost
-    return {"sent": n, "received": len(vals), "loss": lost / float(n) if n else None,
-            "med": statistics.median(vals) if vals else None,
-            "p99": benchlib.percentile(vals, 99) if vals else None,
-            "max": max(vals) if vals else None, "series": kept}
+    return benchlib.ping_stats(kept, counted)
 
 
 def cmd_record(argv):
@@ -199,10 +190,12 @@ def cmd_record(argv):
     path, a = argv[0], benchlib.kv_args(argv[1:])
     t0 = float(a["t0"])
     interval = float(a.get("interval", "0.05"))
+    ping = a.get("ping", "")
+    stamped = stamped_ping(ping, interval, t0, float(a.get("window", "inf")))
     rec = {"trace": a["trace"], "load": a["load"], "variant": a["variant"],
            "seconds": float(a["seconds"]), "mean_up": int(a["mean_up"]) / 1000.0,
            "mean_down": int(a["mean_down"]) / 1000.0, "error": a.get("error") or None,
-           "ping": benchlib.parse_ping(a.get("ping", ""), interval),
+           "ping": stamped if stamped is not None else benchlib.parse_ping(ping, interval),
            "up": benchlib.parse_iperf(a.get("up")), "down": benchlib.parse_iperf(a.get("down")),
            "link": [[round(float(f[0]) - t0, 3), int(f[1]) / 1000.0, int(f[2]) / 1000.0,
                      float(f[3])] for f in read_columns(a.get("link"))],
@@ -210,9 +203,6 @@ def cmd_record(argv):
                None if opt_float(x) is None else opt_float(x) / 1e6 for x in f[1:3]]
                for f in read_columns(a.get("rates"))],
            "loadavg": a.get("loadavg", "")}
-    stamped = stamped_ping(a.get("ping", ""), interval, t0, float(a.get("window", "inf")))
-    if stamped is not None:
-        rec["ping"] = stamped
     benchlib.append_jsonl(path, rec)
     if rec["error"]:
         sys.stdout.write("  FAILED: %s\n" % rec["error"])

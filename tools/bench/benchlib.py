@@ -184,22 +184,19 @@ PING_LINE = re.compile(r"icmp_seq=(\d+) ttl=\d+ time=([\d.]+) ms(?! \(DUP)")
 PING_SUM = re.compile(r"(\d+) packets transmitted, (\d+) received")
 
 
-def parse_ping(path, interval_s):
-    """RTT samples and loss of one `ping -c N -i interval` run."""
+def ping_samples(text):
+    """(RTT in ms by sequence number, probes sent) of one ping log's text; the probes
+    sent from its summary, else the highest sequence number answered."""
     rtts = {}
-    sent = None
-    try:
-        text = open(path).read()
-    except OSError:
-        text = ""
     for m in PING_LINE.finditer(text):
         rtts.setdefault(int(m.group(1)), float(m.group(2)))
     m = PING_SUM.search(text)
-    if m:
-        sent = int(m.group(1))
-    if sent is None:
-        sent = max(rtts) if rtts else 0
-    vals = list(rtts.values())
+    return rtts, int(m.group(1)) if m else max(rtts) if rtts else 0
+
+
+def ping_stats(series, sent):
+    """parse_ping's result from [[seconds, rtt_ms]] samples, of sent probes."""
+    vals = [v for _, v in series]
     res = {"sent": sent, "received": len(vals), "loss": None, "med": None, "p99": None,
            "max": None, "series": []}
     if sent:
@@ -208,8 +205,19 @@ def parse_ping(path, interval_s):
         res["med"] = statistics.median(vals)
         res["p99"] = percentile(vals, 99)
         res["max"] = max(vals)
-        res["series"] = [[round((seq - 1) * interval_s, 3), rtts[seq]] for seq in sorted(rtts)]
+        res["series"] = series
     return res
+
+
+def parse_ping(path, interval_s):
+    """RTT samples and loss of one `ping -c N -i interval` run."""
+    try:
+        text = open(path).read()
+    except OSError:
+        text = ""
+    rtts, sent = ping_samples(text)
+    return ping_stats([[round((seq - 1) * interval_s, 3), rtts[seq]] for seq in sorted(rtts)],
+                      sent)
 
 
 def parse_iperf(path):
