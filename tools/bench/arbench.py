@@ -15,8 +15,9 @@ Subcommands:
   record FILE key=value...          appends one run (see cmd_record)
   idle FILE TRACE VARIANT           the idle median of that trace and variant (ms), 0 if
                                     none was recorded
-  report FILE                       the tables and the target verdicts (the rounds of
-                                    autorate.sh --rounds pooled: see pooled())
+  report FILE...                    the tables and the target verdicts (the rounds of
+                                    autorate.sh --rounds pooled: see pooled(); several
+                                    files are pooled as rounds of one run)
   svg FILE DIR                      DIR/autorate-TRACE-LOAD.svg for every trace and load
 """
 import json
@@ -304,8 +305,21 @@ def order_key(r):
             VARIANTS.index(r["variant"]))
 
 
+def read_runs(paths):
+    """The records of one or more runs.jsonl: with several, each file's runs are rounds
+    of one run (an A/B: each build's runs, made in turn with the other's, pooled)."""
+    if len(paths) == 1:
+        return benchlib.read_jsonl(paths[0])
+    recs = []
+    for k, path in enumerate(paths):
+        for r in benchlib.read_jsonl(path):
+            r["round"] = (k, r.get("round", 1))
+            recs.append(r)
+    return recs
+
+
 def cmd_report(argv):
-    recs = pooled(benchlib.read_jsonl(argv[0]))
+    recs = pooled(read_runs(argv))
     if not recs:
         print("no runs recorded")
         return 1
@@ -363,7 +377,8 @@ def cmd_report(argv):
 
 def print_rounds(recs):
     """Each round's own p99 and goodput, where runs were repeated (--rounds)."""
-    rows = [r for r in sorted(recs, key=order_key) if len(r["runs"]) + r["failed"] > 1]
+    rows = [r for r in sorted(recs, key=order_key)
+            if r["load"] != "idle" and len(r["runs"]) + r["failed"] > 1]
     if not rows:
         return
     print()

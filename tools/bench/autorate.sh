@@ -42,7 +42,7 @@
 # Usage: tools/bench/autorate.sh [--quick] [--traces NAME|FILE,...] [--loads LOAD,...]
 #            [--impl VARIANT,...] [--rounds N] [--seconds S] [--ar-range MIN MAX]
 #            [--svg DIR] [--keep DIR] [--oracle-delay MS]
-#        tools/bench/autorate.sh --report DIR [--svg DIR]
+#        tools/bench/autorate.sh --report DIR[,DIR...] [--svg DIR]
 #   --traces: names under tools/bench/traces/ or paths (default: lte,starlink,wifi,steady).
 #   --loads: tcp_nup, tcp_ndown, rrul (default: all three).
 #   --impl: wggo, unlimited, fixed, autorate, oracle, late (default: all six).
@@ -57,7 +57,10 @@
 #     the RTT over time.
 #   --keep DIR: keep the raw records (runs.jsonl), ping logs, iperf3 JSON, the trace
 #     player's and the sampler's logs there.
-#   --report DIR: the report (and --svg) again from a --keep DIR; runs nothing.
+#   --report DIR: the report (and --svg) again from a --keep DIR; runs nothing. Several
+#     DIRs, comma-separated, are pooled as rounds of one run (as --rounds pools them):
+#     an A/B is each build's runs, made in turn with the other's, reported apart; the
+#     plots are the first DIR's.
 #   --oracle-delay MS: the late oracle's delay, in ms (default: one base RTT, see above).
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: each run lasts its trace (lte 30 s, starlink 45, wifi 30, steady 20) plus
@@ -118,8 +121,14 @@ report_and_plot() {
 }
 
 if [ -n "$REPORT" ]; then
-	[ -f "$REPORT/runs.jsonl" ] || bad "no $REPORT/runs.jsonl (made by --keep)"
-	report_and_plot "$REPORT/runs.jsonl"
+	IFS=, read -r -a _dirs <<<"$REPORT"
+	_files=()
+	for d in "${_dirs[@]}"; do
+		[ -f "$d/runs.jsonl" ] || bad "no $d/runs.jsonl (made by --keep)"
+		_files+=("$d/runs.jsonl")
+	done
+	"$PY" "$AR_PY" report "${_files[@]}"
+	[ -z "$SVG" ] || "$PY" "$AR_PY" svg "${_files[0]}" "$SVG"
 	exit
 fi
 if [ $QUICK = 1 ]; then
