@@ -186,17 +186,19 @@ def stamped_ping(path, interval_s, t0, window_s):
 
 def cmd_record(argv):
     """record FILE trace= load= variant= round= t0= seconds= mean_up= mean_down= ping=
-    interval= window= up= down= link= rates= error=: ping is a `ping -D` log, of which the probes sent
-    within window seconds of t0 count; link is the trace player's log ("epoch up_kbit
-    down_kbit rtt_ms" per step), rates the sampler's file; times are kept relative to t0."""
+    interval= window= up= down= link= rates= error=: ping is a `ping -D` log, of which the
+    probes sent within window seconds of t0 count; link is the trace player's log ("epoch
+    up_kbit down_kbit rtt_ms" per step), rates the sampler's file; times are kept relative
+    to t0; round is the round of --rounds (1 by default)."""
     path, a = argv[0], benchlib.kv_args(argv[1:])
     t0 = float(a["t0"])
     interval = float(a.get("interval", "0.05"))
     ping = a.get("ping", "")
     stamped = stamped_ping(ping, interval, t0, float(a.get("window", "inf")))
     rec = {"trace": a["trace"], "load": a["load"], "variant": a["variant"],
-           "round": int(a.get("round", "1")), "seconds": float(a["seconds"]), "mean_up": int(a["mean_up"]) / 1000.0,
-           "mean_down": int(a["mean_down"]) / 1000.0, "error": a.get("error") or None,
+           "round": int(a.get("round", "1")), "seconds": float(a["seconds"]),
+           "mean_up": int(a["mean_up"]) / 1000.0, "mean_down": int(a["mean_down"]) / 1000.0,
+           "error": a.get("error") or None,
            "ping": stamped if stamped is not None else benchlib.parse_ping(ping, interval),
            "up": benchlib.parse_iperf(a.get("up")), "down": benchlib.parse_iperf(a.get("down")),
            "link": [[round(float(f[0]) - t0, 3), int(f[1]) / 1000.0, int(f[2]) / 1000.0,

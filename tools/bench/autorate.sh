@@ -65,7 +65,8 @@
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: each run lasts its trace (lte 30 s, starlink 45, wifi 30, steady 20) plus
 # about 3 s; each trace has 6 idle runs of 4 s. The default matrix (4 traces x 3 loads x
-# 6 variants, 72 runs and 24 idle ones) takes about 44 minutes; --quick about 2.
+# 6 variants, 72 runs and 24 idle ones) takes about 44 minutes; --quick about 2; --rounds N
+# plays the loads N times (the idle runs once).
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 COMMAND_LINE="$0 $*"
@@ -326,7 +327,7 @@ run_one() {
 	local -a first
 	read -r -a first <"$RAW/$trace.steps"
 	printf '[%s] %-9s %-9s %s%s\n' "$(date +%T)" "$trace" "$load" "${v}" \
-		"$([ "$ROUNDS" = 1 ] || echo " (round $round)")"
+		"$([ "$ROUNDS" = 1 ] || [ "$load" = idle ] || echo " (round $round)")"
 	# Drain the FIFOs at the peak rate, then the trace's first step.
 	link_set "${info[3]}" "${info[4]}" "${first[3]}"
 	sleep 0.5
