@@ -272,7 +272,8 @@
  * -6.0 ms, wifi -15.8, rrul -5.2 and -6.8, goodput within 0.005; in the benchmark, three
  * rounds pooled, p99 -1.3 to -9.9 ms but download goodput -0.04 to -0.07 on every lte
  * and Wi-Fi row, likely because the daemon stamps a batch of reads (UDP GRO) with one
- * time, so a window of a few ms sees its arrivals in chunks
+ * time, so a window of a few ms sees its arrivals in chunks; counting one more batch
+ * in the window, the lte downloads lost goodput again in two (noisy) rounds
  * (doc/bench/2026-12-03-autorate-session19-ab.txt).
  */
 #include "qdisc/autorate.h"
