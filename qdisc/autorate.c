@@ -265,7 +265,16 @@
  * -17, but lte goodput -0.046 and lte rrul -0.069; from 3T, 1-3 ms less gained. The
  * busy run on ingress, the arrivals while the IN samples showed a queue, as the cut's
  * capacity: starlink downloads' p99 +10 ms, nothing gained elsewhere; and no restraint
- * on ingress, as its samples are data: starlink downloads +8.6 ms.)
+ * on ingress, as its samples are data: starlink downloads +8.6 ms.) Not kept either
+ * (session 19): an early tick from T once the bytes arrived over the last 8 packet
+ * times at R fell below half of R and of the last tick's arrivals, its cut from that
+ * arrival rate with no restraint. In cakewg-sim, 24 seeds at 0.3 ms, download p99 lte
+ * -6.0 ms, wifi -15.8, rrul -5.2 and -6.8, goodput within 0.005; in the benchmark, three
+ * rounds pooled, p99 -1.3 to -9.9 ms but download goodput -0.04 to -0.07 on every lte
+ * and Wi-Fi row, likely because the daemon stamps a batch of reads (UDP GRO) with one
+ * time, so a window of a few ms sees its arrivals in chunks; counting one more batch
+ * in the window, the lte downloads lost goodput again in two (noisy) rounds
+ * (doc/bench/2026-12-03-autorate-session19-ab.txt).
  */
 #include "qdisc/autorate.h"
 

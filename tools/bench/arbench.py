@@ -15,7 +15,9 @@ Subcommands:
   record FILE key=value...          appends one run (see cmd_record)
   idle FILE TRACE VARIANT           the idle median of that trace and variant (ms), 0 if
                                     none was recorded
-  report FILE                       the tables and the target verdicts
+  report FILE...                    the tables and the target verdicts (the rounds of
+                                    autorate.sh --rounds pooled: see pooled(); several
+                                    files are pooled as rounds of one run)
   svg FILE DIR                      DIR/autorate-TRACE-LOAD.svg for every trace and load
 """
 import json
@@ -183,18 +185,20 @@ def stamped_ping(path, interval_s, t0, window_s):
 
 
 def cmd_record(argv):
-    """record FILE trace= load= variant= t0= seconds= mean_up= mean_down= ping= interval=
-    window= up= down= link= rates= error=: ping is a `ping -D` log, of which the probes sent
-    within window seconds of t0 count; link is the trace player's log ("epoch up_kbit
-    down_kbit rtt_ms" per step), rates the sampler's file; times are kept relative to t0."""
+    """record FILE trace= load= variant= round= t0= seconds= mean_up= mean_down= ping=
+    interval= window= up= down= link= rates= error=: ping is a `ping -D` log, of which the
+    probes sent within window seconds of t0 count; link is the trace player's log ("epoch
+    up_kbit down_kbit rtt_ms" per step), rates the sampler's file; times are kept relative
+    to t0; round is the round of --rounds (1 by default)."""
     path, a = argv[0], benchlib.kv_args(argv[1:])
     t0 = float(a["t0"])
     interval = float(a.get("interval", "0.05"))
     ping = a.get("ping", "")
     stamped = stamped_ping(ping, interval, t0, float(a.get("window", "inf")))
     rec = {"trace": a["trace"], "load": a["load"], "variant": a["variant"],
-           "seconds": float(a["seconds"]), "mean_up": int(a["mean_up"]) / 1000.0,
-           "mean_down": int(a["mean_down"]) / 1000.0, "error": a.get("error") or None,
+           "round": int(a.get("round", "1")), "seconds": float(a["seconds"]),
+           "mean_up": int(a["mean_up"]) / 1000.0, "mean_down": int(a["mean_down"]) / 1000.0,
+           "error": a.get("error") or None,
            "ping": stamped if stamped is not None else benchlib.parse_ping(ping, interval),
            "up": benchlib.parse_iperf(a.get("up")), "down": benchlib.parse_iperf(a.get("down")),
            "link": [[round(float(f[0]) - t0, 3), int(f[1]) / 1000.0, int(f[2]) / 1000.0,
@@ -214,6 +218,36 @@ def cmd_record(argv):
         benchlib.fmt(None if p["loss"] is None else 100 * p["loss"], "%.1f"),
         benchlib.fmt(up), benchlib.fmt(down)))
     return 0
+
+
+def pooled(recs):
+    """The records with the rounds of each trace, load and variant (autorate.sh --rounds)
+    made one: the ping statistics of all their probes together (a p99 over one 30 s run
+    is its 6th-worst probe, and one build's runs spread over 10-20 ms of it), the mean
+    of the goodputs, the first round's samples for the plots; "runs" holds the rounds
+    that ran, "failed" counts those that could not be set up. One round stays as it is."""
+    groups = {}
+    for r in recs:
+        groups.setdefault((r["trace"], r["load"], r["variant"]), []).append(r)
+    out = []
+    for runs in groups.values():
+        ok = [r for r in runs if not r["error"]]
+        if len(runs) == 1:
+            out.append(dict(runs[0], runs=ok, failed=len(runs) - len(ok)))
+            continue
+        if not ok:
+            out.append(dict(runs[0], runs=[], failed=len(runs)))
+            continue
+        m = dict(ok[0], runs=ok, failed=len(runs) - len(ok))
+        series = [x for r in ok for x in r["ping"]["series"]]
+        m["ping"] = benchlib.ping_stats(series, sum(r["ping"]["sent"] or 0 for r in ok))
+        m["ping"]["series"] = ok[0]["ping"]["series"]
+        for side in ("up", "down"):
+            sums = [r[side]["sum"] for r in ok if r.get(side) and r[side].get("sum") is not None]
+            if sums:
+                m[side] = dict(ok[0][side] or {}, sum=sum(sums) / len(sums), error=None)
+        out.append(m)
+    return out
 
 
 def idle_of(recs, r):
@@ -273,8 +307,21 @@ def order_key(r):
             VARIANTS.index(r["variant"]))
 
 
+def read_runs(paths):
+    """The records of one or more runs.jsonl: with several, each file's runs are rounds
+    of one run (an A/B: each build's runs, made in turn with the other's, pooled)."""
+    if len(paths) == 1:
+        return benchlib.read_jsonl(paths[0])
+    recs = []
+    for k, path in enumerate(paths):
+        for r in benchlib.read_jsonl(path):
+            r["round"] = (k, r.get("round", 1))
+            recs.append(r)
+    return recs
+
+
 def cmd_report(argv):
-    recs = benchlib.read_jsonl(argv[0])
+    recs = pooled(read_runs(argv))
     if not recs:
         print("no runs recorded")
         return 1
@@ -325,8 +372,31 @@ def cmd_report(argv):
     for r in recs:
         if r["load"] == "idle" and r["error"]:
             print("idle %s %s: FAILED: %s" % (r["trace"], r["variant"], r["error"]))
+    print_rounds(recs)
     print_following(recs)
     return 0
+
+
+def print_rounds(recs):
+    """Each round's own p99 and goodput, where runs were repeated (--rounds)."""
+    rows = [r for r in sorted(recs, key=order_key)
+            if r["load"] != "idle" and len(r["runs"]) + r["failed"] > 1]
+    if not rows:
+        return
+    print()
+    print("Rounds (--rounds): the table above pools each row's rounds: its ping statistics")
+    print("are those of all their probes together, its goodput their mean. Each round's own")
+    print("added99 (ms) and goodput (up/down share), in the order they ran:")
+    spec = "%-9s %-9s %-26s %6s  %s"
+    benchlib.print_header(spec, ("trace", "load", "variant", "rounds", "added99; goodput"))
+    for r in rows:
+        each = []
+        for x in sorted(r["runs"], key=lambda x: x.get("round", 1)):
+            g = "/".join(benchlib.fmt(share(x, side), "%.2f") for side in LOAD_DIRS[x["load"]])
+            each.append("%s; %s" % (benchlib.fmt(added(recs, x, "p99"), "%+.1f"), g))
+        failed = ", %d failed" % r["failed"] if r["failed"] else ""
+        print(spec % (r["trace"], r["load"], VARIANT_NAMES.get(r["variant"], r["variant"]),
+                      len(r["runs"]), "  ".join(each) + failed))
 
 
 # ---------------------------------------------------------------- following the link
@@ -370,6 +440,16 @@ def following(r, side):
     return follow, over, rises
 
 
+def following_rounds(r, side):
+    """following() over each round of r (see pooled()): the means of follow and over,
+    every round's rises; None if no round has samples."""
+    each = [x for x in (following(x, side) for x in r["runs"]) if x is not None]
+    if not each:
+        return None
+    return (sum(x[0] for x in each) / len(each), sum(x[1] for x in each) / len(each),
+            [t for x in each for t in x[2]])
+
+
 def print_following(recs):
     rows = [r for r in sorted(recs, key=order_key)
             if r["variant"] == "autorate" and r["load"] != "idle" and not r["error"]]
@@ -379,14 +459,16 @@ def print_following(recs):
     print("How autorate's shaper followed the link (its rate from `cakewg show --json`")
     print("every 200 ms): follow and over = the time-means of min(rate, capacity) and of")
     print("the rate above the capacity, as shares of it; rise = the seconds from each")
-    print("rise of the capacity by %gx or more to the rate's reaching %g of it (mean, max)."
-          % (RISE_MIN, RISE_REACHED))
+    print("rise of the capacity by %gx or more to the rate's reaching %g of it (mean, max)%s"
+          % (RISE_MIN, RISE_REACHED, ";" if any(len(r["runs"]) > 1 for r in rows) else "."))
+    if any(len(r["runs"]) > 1 for r in rows):
+        print("with --rounds, the means over the rounds and every round's rises.")
     spec = "%-9s %-9s %-5s %7s %6s %6s %9s %8s"
     benchlib.print_header(spec, ("trace", "load", "side", "follow", "over", "rises",
                                  "rise mean", "rise max"))
     for r in rows:
         for side in LOAD_DIRS.get(r["load"], ()):
-            fl = following(r, side)
+            fl = following_rounds(r, side)
             if fl is None:
                 print(spec % (r["trace"], r["load"], side, "-", "-", "-", "-", "-"))
                 continue
@@ -411,7 +493,7 @@ def step_points(pts, seconds):
 
 
 def cmd_svg(argv):
-    recs = benchlib.read_jsonl(argv[0])
+    recs = pooled(benchlib.read_jsonl(argv[0]))  # plots: each variant's first round
     outdir = argv[1]
     os.makedirs(outdir, exist_ok=True)
     pairs = sorted({(r["trace"], r["load"]) for r in recs if r["load"] != "idle"},

@@ -40,12 +40,16 @@
 # and overshot, and how long each rise of the capacity took it.
 #
 # Usage: tools/bench/autorate.sh [--quick] [--traces NAME|FILE,...] [--loads LOAD,...]
-#            [--impl VARIANT,...] [--seconds S] [--ar-range MIN MAX] [--svg DIR]
-#            [--keep DIR] [--oracle-delay MS]
-#        tools/bench/autorate.sh --report DIR [--svg DIR]
+#            [--impl VARIANT,...] [--rounds N] [--seconds S] [--ar-range MIN MAX]
+#            [--svg DIR] [--keep DIR] [--oracle-delay MS]
+#        tools/bench/autorate.sh --report DIR[,DIR...] [--svg DIR]
 #   --traces: names under tools/bench/traces/ or paths (default: lte,starlink,wifi,steady).
 #   --loads: tcp_nup, tcp_ndown, rrul (default: all three).
 #   --impl: wggo, unlimited, fixed, autorate, oracle, late (default: all six).
+#   --rounds N: each trace and load N times (default 1), the variants in turn in each
+#     round; the report pools a row's rounds (the p99 of all their probes, the mean
+#     goodput) and lists each round's own (a p99 over one 30 s run is its 6th-worst
+#     probe: one run cannot settle a target of +15 ms). N times as long.
 #   --seconds S: play only the first S seconds of each trace.
 #   --quick: --traces lte --loads tcp_nup --seconds 10, unless given.
 #   --ar-range MIN MAX: autorate's range in tc rate units (default 2mbit 200mbit).
@@ -53,12 +57,16 @@
 #     the RTT over time.
 #   --keep DIR: keep the raw records (runs.jsonl), ping logs, iperf3 JSON, the trace
 #     player's and the sampler's logs there.
-#   --report DIR: the report (and --svg) again from a --keep DIR; runs nothing.
+#   --report DIR: the report (and --svg) again from a --keep DIR; runs nothing. Several
+#     DIRs, comma-separated, are pooled as rounds of one run (as --rounds pools them):
+#     an A/B is each build's runs, made in turn with the other's, reported apart; the
+#     plots are the first DIR's.
 #   --oracle-delay MS: the late oracle's delay, in ms (default: one base RTT, see above).
 # CAKEWG_BIN selects the cakewg binary (default: build/tools/cakewg). Runs as root.
 # Bounded: each run lasts its trace (lte 30 s, starlink 45, wifi 30, steady 20) plus
 # about 3 s; each trace has 6 idle runs of 4 s. The default matrix (4 traces x 3 loads x
-# 6 variants, 72 runs and 24 idle ones) takes about 44 minutes; --quick about 2.
+# 6 variants, 72 runs and 24 idle ones) takes about 44 minutes; --quick about 2; --rounds N
+# plays the loads N times (the idle runs once).
 # shellcheck source=tools/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 COMMAND_LINE="$0 $*"
@@ -72,6 +80,7 @@ SECS=
 QUICK=0
 SVG=
 KEEP=
+ROUNDS=1
 REPORT=
 AR_MIN=2mbit
 AR_MAX=200mbit
@@ -94,6 +103,7 @@ while [ $# -gt 0 ]; do
 	--loads) add_list LOADS "tcp_nup tcp_ndown rrul" "$2"; shift ;;
 	--impl) add_list IMPLS "$ALL_VARIANTS" "$2"; shift ;;
 	--seconds) SECS=$2; shift ;;
+	--rounds) ROUNDS=$2; shift ;;
 	--ar-range) AR_MIN=$2; AR_MAX=$3; shift 2 ;;
 	--svg) SVG=$2; shift ;;
 	--keep) KEEP=$2; shift ;;
@@ -112,8 +122,14 @@ report_and_plot() {
 }
 
 if [ -n "$REPORT" ]; then
-	[ -f "$REPORT/runs.jsonl" ] || bad "no $REPORT/runs.jsonl (made by --keep)"
-	report_and_plot "$REPORT/runs.jsonl"
+	IFS=, read -r -a _dirs <<<"$REPORT"
+	_files=()
+	for d in "${_dirs[@]}"; do
+		[ -f "$d/runs.jsonl" ] || bad "no $d/runs.jsonl (made by --keep)"
+		_files+=("$d/runs.jsonl")
+	done
+	"$PY" "$AR_PY" report "${_files[@]}"
+	[ -z "$SVG" ] || "$PY" "$AR_PY" svg "${_files[0]}" "$SVG"
 	exit
 fi
 if [ $QUICK = 1 ]; then
@@ -125,6 +141,7 @@ fi
 [ ${#LOADS[@]} -gt 0 ] || LOADS=(tcp_nup tcp_ndown rrul)
 [ ${#IMPLS[@]} -gt 0 ] || read -r -a IMPLS <<<"$ALL_VARIANTS"
 [ -z "$SECS" ] || { [[ $SECS =~ ^[0-9]+$ ]] && [ "$SECS" -ge 3 ]; } || bad "--seconds is 3 or more"
+{ [[ $ROUNDS =~ ^[0-9]+$ ]] && [ "$ROUNDS" -ge 1 ]; } || bad "--rounds is 1 or more"
 [ -z "$LATE_MS" ] || [[ $LATE_MS =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "--oracle-delay is in ms"
 declare -A TRACE_FILE
 for t in "${TRACES[@]}"; do
@@ -298,23 +315,26 @@ set_variant() {
 }
 
 # ---------------------------------------------------------------- one run
-# run_one TRACE LOAD VARIANT: the trace played once under the load through the variant.
+# run_one TRACE LOAD VARIANT [ROUND]: the trace played once under the load through the
+# variant (round ROUND of --rounds, 1 by default).
 run_one() {
-	local trace=$1 load=$2 v=$3 impl tag=$1-$2-$3 t0 pid player sampler=
+	local trace=$1 load=$2 v=$3 round=${4:-1} impl tag=$1-$2-$3 t0 pid player sampler=
+	[ "$round" = 1 ] || tag=$tag-r$round
 	local -a info
 	impl=$(impl_of "$v")
 	read -r -a info <"$RAW/$trace.info"
 	local secs=${info[0]} mean_up=${info[1]} mean_down=${info[2]}
 	local -a first
 	read -r -a first <"$RAW/$trace.steps"
-	printf '[%s] %-9s %-9s %s\n' "$(date +%T)" "$trace" "$load" "${v}"
+	printf '[%s] %-9s %-9s %s%s\n' "$(date +%T)" "$trace" "$load" "${v}" \
+		"$([ "$ROUNDS" = 1 ] || [ "$load" = idle ] || echo " (round $round)")"
 	# Drain the FIFOs at the peak rate, then the trace's first step.
 	link_set "${info[3]}" "${info[4]}" "${first[3]}"
 	sleep 0.5
 	link_set "${first[1]}" "${first[2]}" "${first[3]}"
 	local err=
 	set_variant "$v" "$mean_up" "$mean_down" "${first[1]}" "${first[2]}" || err=$CAKE_ERR
-	local -a rec=("$RES" trace="$trace" load="$load" variant="$v" seconds="$secs"
+	local -a rec=("$RES" trace="$trace" load="$load" variant="$v" round="$round" seconds="$secs"
 		mean_up="$mean_up" mean_down="$mean_down" interval="$PING_INTERVAL")
 	if [ -n "$err" ]; then
 		"$PY" "$AR_PY" record "${rec[@]}" t0=0 error="$err"
@@ -352,7 +372,7 @@ echo "== cakewg autorate: a link that follows a trace (tools/bench/autorate.sh)"
 machine_facts
 echo "command:   $COMMAND_LINE"
 echo "settings:  traces {${TRACES[*]}}${SECS:+ (first $SECS s)}, loads {${LOADS[*]}}," \
-	"variants {${IMPLS[*]}}"
+	"variants {${IMPLS[*]}}$([ "$ROUNDS" = 1 ] || echo ", $ROUNDS rounds")"
 echo "           router tbf per direction: FIFO $FIFO_MS ms at the trace's peak rate, burst" \
 	"$TRACE_BURST B throughout; ping every 50 ms; idle runs $IDLE_S s; tunnel MTU $TUNNEL_MTU"
 echo "cakewg:    client: fixed = the trace's means, oracle = $ORACLE_PCT% of the rate at every" \
@@ -388,7 +408,9 @@ for t in "${TRACES[@]}"; do
 	link_setup "${info[3]}" "${info[4]}"
 	for v in "${IMPLS[@]}"; do run_one "$t" idle "$v"; done
 	for load in "${LOADS[@]}"; do
-		for v in "${IMPLS[@]}"; do run_one "$t" "$load" "$v"; done
+		for ((k = 1; k <= ROUNDS; k++)); do
+			for v in "${IMPLS[@]}"; do run_one "$t" "$load" "$v" "$k"; done
+		done
 	done
 done
 
