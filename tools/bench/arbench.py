@@ -333,14 +333,14 @@ def cmd_report(argv):
     met = {}
     for r in sorted((r for r in recs if r["load"] != "idle"), key=order_key):
         name = VARIANT_NAMES.get(r["variant"], r["variant"])
-        if r["error"]:
+        m = met.setdefault(r["variant"], [0, 0, 0])
+        m[2] += r["failed"]  # runs, not rows: with --rounds a row may fail in some rounds
+        if not r["runs"]:
             print(spec % (r["trace"], r["load"], name, "-", "-", "-", "-", "-", "-",
                           "FAILED: " + r["error"]))
-            met.setdefault(r["variant"], [0, 0, 0])[2] += 1
             continue
         p = r["ping"]
         tg = targets(recs, r)
-        m = met.setdefault(r["variant"], [0, 0, 0])
         m[0] += sum(ok is True for _, ok in tg)
         m[1] += sum(ok is False for _, ok in tg)
         print(spec % (
@@ -385,6 +385,8 @@ def print_rounds(recs):
             g = "/".join(benchlib.fmt(share(x, side), "%.2f") for side in LOAD_DIRS[x["load"]])
             each.append("%s; %s" % (benchlib.fmt(added(recs, x, "p99"), "%+.1f"), g))
         failed = ", %d failed" % r["failed"] if r["failed"] else ""
+        if not each:
+            failed = "%d failed: %s" % (r["failed"], r["error"])
         print(spec % (r["trace"], r["load"], VARIANT_NAMES.get(r["variant"], r["variant"]),
                       len(r["runs"]), "  ".join(each) + failed))
 
