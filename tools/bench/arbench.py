@@ -232,20 +232,16 @@ def pooled(recs):
     out = []
     for runs in groups.values():
         ok = [r for r in runs if not r["error"]]
-        if len(runs) == 1:
-            out.append(dict(runs[0], runs=ok, failed=len(runs) - len(ok)))
-            continue
-        if not ok:
-            out.append(dict(runs[0], runs=[], failed=len(runs)))
-            continue
-        m = dict(ok[0], runs=ok, failed=len(runs) - len(ok))
-        series = [x for r in ok for x in r["ping"]["series"]]
-        m["ping"] = benchlib.ping_stats(series, sum(r["ping"]["sent"] or 0 for r in ok))
-        m["ping"]["series"] = ok[0]["ping"]["series"]
-        for side in ("up", "down"):
-            sums = [r[side]["sum"] for r in ok if r.get(side) and r[side].get("sum") is not None]
-            if sums:
-                m[side] = dict(ok[0][side] or {}, sum=sum(sums) / len(sums), error=None)
+        m = dict((ok or runs)[0], runs=ok, failed=len(runs) - len(ok))
+        if len(ok) > 1:
+            series = [x for r in ok for x in r["ping"]["series"]]
+            m["ping"] = benchlib.ping_stats(series, sum(r["ping"]["sent"] or 0 for r in ok))
+            m["ping"]["series"] = ok[0]["ping"]["series"]
+            for side in ("up", "down"):
+                sums = [r[side]["sum"] for r in ok
+                        if r.get(side) and r[side].get("sum") is not None]
+                if sums:
+                    m[side] = dict(ok[0][side] or {}, sum=sum(sums) / len(sums), error=None)
         out.append(m)
     return out
 
@@ -308,16 +304,10 @@ def order_key(r):
 
 
 def read_runs(paths):
-    """The records of one or more runs.jsonl: with several, each file's runs are rounds
-    of one run (an A/B: each build's runs, made in turn with the other's, pooled)."""
-    if len(paths) == 1:
-        return benchlib.read_jsonl(paths[0])
-    recs = []
-    for k, path in enumerate(paths):
-        for r in benchlib.read_jsonl(path):
-            r["round"] = (k, r.get("round", 1))
-            recs.append(r)
-    return recs
+    """The records of one or more runs.jsonl, in order: with several, each file's runs
+    are rounds of one run for pooled() (an A/B: each build's runs, made in turn with the
+    other's)."""
+    return [r for path in paths for r in benchlib.read_jsonl(path)]
 
 
 def cmd_report(argv):
@@ -343,14 +333,14 @@ def cmd_report(argv):
     met = {}
     for r in sorted((r for r in recs if r["load"] != "idle"), key=order_key):
         name = VARIANT_NAMES.get(r["variant"], r["variant"])
-        if r["error"]:
+        m = met.setdefault(r["variant"], [0, 0, 0])
+        m[2] += r["failed"]  # runs, not rows: with --rounds a row may fail in some rounds
+        if not r["runs"]:
             print(spec % (r["trace"], r["load"], name, "-", "-", "-", "-", "-", "-",
                           "FAILED: " + r["error"]))
-            met.setdefault(r["variant"], [0, 0, 0])[2] += 1
             continue
         p = r["ping"]
         tg = targets(recs, r)
-        m = met.setdefault(r["variant"], [0, 0, 0])
         m[0] += sum(ok is True for _, ok in tg)
         m[1] += sum(ok is False for _, ok in tg)
         print(spec % (
@@ -391,10 +381,12 @@ def print_rounds(recs):
     benchlib.print_header(spec, ("trace", "load", "variant", "rounds", "added99; goodput"))
     for r in rows:
         each = []
-        for x in sorted(r["runs"], key=lambda x: x.get("round", 1)):
+        for x in r["runs"]:  # in the order they ran, as recorded
             g = "/".join(benchlib.fmt(share(x, side), "%.2f") for side in LOAD_DIRS[x["load"]])
             each.append("%s; %s" % (benchlib.fmt(added(recs, x, "p99"), "%+.1f"), g))
         failed = ", %d failed" % r["failed"] if r["failed"] else ""
+        if not each:
+            failed = "%d failed: %s" % (r["failed"], r["error"])
         print(spec % (r["trace"], r["load"], VARIANT_NAMES.get(r["variant"], r["variant"]),
                       len(r["runs"]), "  ".join(each) + failed))
 
@@ -459,9 +451,10 @@ def print_following(recs):
     print("How autorate's shaper followed the link (its rate from `cakewg show --json`")
     print("every 200 ms): follow and over = the time-means of min(rate, capacity) and of")
     print("the rate above the capacity, as shares of it; rise = the seconds from each")
+    rounds = any(len(r["runs"]) > 1 for r in rows)
     print("rise of the capacity by %gx or more to the rate's reaching %g of it (mean, max)%s"
-          % (RISE_MIN, RISE_REACHED, ";" if any(len(r["runs"]) > 1 for r in rows) else "."))
-    if any(len(r["runs"]) > 1 for r in rows):
+          % (RISE_MIN, RISE_REACHED, ";" if rounds else "."))
+    if rounds:
         print("with --rounds, the means over the rounds and every round's rises.")
     spec = "%-9s %-9s %-5s %7s %6s %6s %9s %8s"
     benchlib.print_header(spec, ("trace", "load", "side", "follow", "over", "rises",

@@ -115,9 +115,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# report_and_plot RECORDS: the report, then the plots if --svg.
+# report_and_plot RECORDS...: the report (several files pooled as rounds), then the
+# plots of the first if --svg.
 report_and_plot() {
-	"$PY" "$AR_PY" report "$1"
+	"$PY" "$AR_PY" report "$@"
 	[ -z "$SVG" ] || "$PY" "$AR_PY" svg "$1" "$SVG"
 }
 
@@ -128,8 +129,7 @@ if [ -n "$REPORT" ]; then
 		[ -f "$d/runs.jsonl" ] || bad "no $d/runs.jsonl (made by --keep)"
 		_files+=("$d/runs.jsonl")
 	done
-	"$PY" "$AR_PY" report "${_files[@]}"
-	[ -z "$SVG" ] || "$PY" "$AR_PY" svg "${_files[0]}" "$SVG"
+	report_and_plot "${_files[@]}"
 	exit
 fi
 if [ $QUICK = 1 ]; then
