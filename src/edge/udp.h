@@ -43,7 +43,7 @@ enum wg_udp_limits {
 	WG_UDP_RCVBUF_BYTES = 8 << 20,	 /* default receive buffer (SO_RCVBUFFORCE) */
 	WG_UDP_SNDBUF_BYTES = 128 << 10, /* default send buffer: the backpressure limit */
 	WG_UDP_GSO_MAX_SEGMENTS = 64,	 /* the kernel's UDP_MAX_SEGMENTS */
-	WG_UDP_CMSG_BYTES = 128,	 /* pktinfo + tos + segment size, with room */
+	WG_UDP_CMSG_BYTES = 160,	 /* pktinfo + tos + segment size + receive time, with room */
 	WG_UDP_BIND_ATTEMPTS = 100,	 /* port 0: retries when v6 finds v4's port taken */
 };
 
@@ -70,6 +70,9 @@ struct wg_udp_rx {
 	struct wg_endpoint ep; /* the sender, and our address it wrote to (has_src) */
 	uint8_t tos;	       /* outer TOS / traffic class: DSCP and ECN */
 	uint16_t gro_size;     /* >0: GRO joined segments of this size into buf */
+	uint64_t rx_ns;	       /* when the kernel received it, on the monotonic clock (our
+				* now_ns's): 0 unknown. Earlier than now by the time it
+				* waited in the socket, and for GRO the time of the train */
 	bool truncated;	       /* larger than cap (and the spill area, if any): the tail is
 				* lost, drop it */
 };

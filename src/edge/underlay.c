@@ -197,6 +197,7 @@ static void rx_meta(struct wg_underlay *u, struct wg_pkt *pkt, const struct wg_u
 		u->stats.truncated++;
 	pkt->src = rx->ep;
 	pkt->outer_ecn = rx->tos & CAKE_ECN_MASK;
+	pkt->rx_ns = rx->rx_ns;
 	u->stats.received++;
 }
 
