@@ -156,9 +156,8 @@ static int open_family(struct wg_udp *u, enum wg_udp_family f, const struct wg_u
 	}
 	u->fd[f] = fd;
 	probe_offloads(u, f, cfg->gro);
-	/* Receive times for autorate's arrivals: without them a datagram's time is when the
-	 * loop got to it, late by its wait in the socket, and a batch shares one. */
-	(void)sockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
+	if (cfg->rx_stamps) /* without: rx_ns 0, and the caller's own time stands */
+		(void)sockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
 	return 0;
 }
 
@@ -201,6 +200,7 @@ int wg_udp_open(struct wg_udp *u, const struct wg_udp_config *cfg)
 	memset(u, 0, sizeof(*u));
 	u->fd[WG_UDP_V4] = u->fd[WG_UDP_V6] = -1;
 	u->fwmark = cfg->fwmark;
+	u->rx_stamps = cfg->rx_stamps;
 	u->scratch = malloc(sizeof(*u->scratch));
 	if (!u->scratch)
 		return -ENOMEM;
@@ -236,6 +236,17 @@ int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark)
 	}
 	u->fwmark = mark;
 	return 0;
+}
+
+int wg_udp_set_rx_stamps(struct wg_udp *u, bool on)
+{
+	int ret = 0;
+
+	u->rx_stamps = on; /* the wish, for sockets opened later, even if this one failed */
+	for (int f = 0; f < WG_UDP_FAMILIES; f++)
+		if (u->fd[f] >= 0 && !ret)
+			ret = sockopt(u->fd[f], SOL_SOCKET, SO_TIMESTAMPNS, on);
+	return ret;
 }
 
 enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep)

@@ -56,6 +56,7 @@ enum wg_udp_family {
 struct wg_udp_config {
 	uint16_t port;	       /* 0: the kernel picks (the same for both families) */
 	uint32_t fwmark;       /* SO_MARK; 0: none */
+	bool rx_stamps;	       /* each datagram's receive time (wg_udp_rx.rx_ns) */
 	uint32_t rcvbuf_bytes; /* 0: WG_UDP_RCVBUF_BYTES */
 	uint32_t sndbuf_bytes; /* 0: WG_UDP_SNDBUF_BYTES */
 	bool gro;	       /* ask for UDP_GRO: receive buffers must then hold 64 KiB */
@@ -124,6 +125,7 @@ struct wg_udp {
 	int fd[WG_UDP_FAMILIES]; /* -1 when that family is unavailable */
 	uint16_t port;
 	uint32_t fwmark;
+	bool rx_stamps;
 	bool gso[WG_UDP_FAMILIES]; /* UDP_SEGMENT usable */
 	bool gro[WG_UDP_FAMILIES]; /* UDP_GRO on */
 	struct wg_udp_refused_src refused[WG_UDP_FAMILIES];
@@ -135,6 +137,13 @@ struct wg_udp {
 int wg_udp_open(struct wg_udp *u, const struct wg_udp_config *cfg);
 void wg_udp_close(struct wg_udp *u);
 int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark);
+/*
+ * Receive times (SO_TIMESTAMPNS) on or off, now and for sockets opened later. On, the
+ * kernel stamps every packet the host receives (one global switch, turned on a moment
+ * after the first socket asks), so they stay off unless something reads them. 0 or
+ * -errno (then a socket may be without them: rx_ns 0).
+ */
+int wg_udp_set_rx_stamps(struct wg_udp *u, bool on);
 /* The bytes the kernel holds for one family's socket (SIOCOUTQ: the truesize of datagrams
  * not yet sent or not yet freed by the driver), or -errno. */
 int wg_udp_queued_bytes(const struct wg_udp *u, enum wg_udp_family f);

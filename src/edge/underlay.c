@@ -22,6 +22,7 @@ static void sync_udp(struct wg_underlay *u)
 	u->fd6 = u->udp.fd[WG_UDP_V6];
 	u->port = u->udp.port;
 	u->fwmark = u->udp.fwmark;
+	u->rx_stamps = u->udp.rx_stamps;
 }
 
 /*
@@ -80,6 +81,7 @@ static int open_udp(struct wg_underlay *u, uint16_t port)
 	struct wg_udp_config cfg = {
 		.port = port,
 		.fwmark = u->fwmark,
+		.rx_stamps = u->rx_stamps,
 		.sndbuf_bytes = WG_BQL_INIT_BYTES,
 		.gro = u->rxq.bufs != NULL,
 	};
@@ -181,6 +183,14 @@ int wg_underlay_rebind(struct wg_underlay *u, uint16_t port)
 int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark)
 {
 	int ret = wg_udp_set_fwmark(&u->udp, mark);
+
+	sync_udp(u);
+	return ret;
+}
+
+int wg_underlay_set_rx_stamps(struct wg_underlay *u, bool on)
+{
+	int ret = wg_udp_set_rx_stamps(&u->udp, on);
 
 	sync_udp(u);
 	return ret;
