@@ -368,7 +368,6 @@ static bool send_round(struct daemon *d, uint64_t *next)
 	return wg_underlay_flush(&d->udp) == -EAGAIN || (more && *next == 0);
 }
 
-/* Once per loop iteration, before it blocks: send what may go, then set the timers. */
 /* The kernel's receive times while autorate reads them (its arrivals), and only then. */
 static void sync_rx_stamps(struct daemon *d)
 {
@@ -383,6 +382,7 @@ static void sync_rx_stamps(struct daemon *d)
 			   "their read)", want ? "on" : "off", strerror(-ret));
 }
 
+/* Once per loop iteration, before it blocks: send what may go, then set the timers. */
 static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 {
 	struct daemon *d = w->data;
