@@ -214,6 +214,7 @@ struct cake_tcpts {
 	uint64_t ratio; /* wire per payload byte << RATIO_SHIFT */
 	struct cake_tcpts_stats st;
 	struct flow *flows;
+	uint64_t clock_ns; /* the latest time given: flows age by it (see cake_tcpts_packet) */
 	struct echo {
 		uint64_t tag; /* 0: free */
 		uint64_t ns;
@@ -418,10 +419,15 @@ static struct flow *lookup(struct cake_tcpts *t, uint64_t tag, uint64_t now)
 	return victim;
 }
 
-static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t rtt_ns)
+/* The RTT of a question sent at sent_ns and answered at now; none if the answer's time
+ * is the earlier (an arrival's kernel time against a send time: clocks a hair apart). */
+static void rtt_sample(struct cake_tcpts *t, struct flow *f, uint64_t sent_ns, uint64_t now)
 {
-	uint64_t us = rtt_ns / NS_PER_US;
+	uint64_t us;
 
+	if (now <= sent_ns)
+		return;
+	us = (now - sent_ns) / NS_PER_US;
 	cake_dhist_add(&t->rtt, us > UINT32_MAX ? UINT32_MAX : (uint32_t)us);
 	t->st.rtt_samples++;
 	f->flags |= F_SAMPLED;
@@ -461,7 +467,7 @@ static uint32_t owd_sample(struct cake_tcpts *t, struct flow *f, enum cake_tcpts
 	int32_t base;
 	uint32_t q;
 
-	if (!(f->flags & have) || now - b->window_ns > BASE_WINDOW_NS) {
+	if (!(f->flags & have) || (now > b->window_ns && now - b->window_ns > BASE_WINDOW_NS)) {
 		b->prev_us = f->flags & have ? b->cur_us : raw;
 		b->cur_us = raw;
 		b->window_ns = now;
@@ -638,7 +644,7 @@ static void syn_in(struct cake_tcpts *t, struct flow *f, const struct seg *s, ui
 	if (f->syn_state == SYN_REPEATED && ack) {
 		f->syn_state = SYN_DONE;
 	} else if (answer && s->ack == f->syn_expect) {
-		rtt_sample(t, f, now - f->syn_ns);
+		rtt_sample(t, f, f->syn_ns, now);
 		t->st.syn_rtt_samples++;
 		f->syn_state = SYN_DONE;
 	}
@@ -681,7 +687,7 @@ static void match_echo(struct cake_tcpts *t, struct flow *f, const struct seg *s
 	if (!n)
 		return;
 	if (f->pend_ts[n - 1] == s->tsecr) {
-		rtt_sample(t, f, now - f->pend_ns[n - 1]);
+		rtt_sample(t, f, f->pend_ns[n - 1], now);
 	}
 	f->n_pend -= n;
 	memmove(f->pend_ns, f->pend_ns + n, f->n_pend * sizeof(f->pend_ns[0]));
@@ -714,7 +720,7 @@ static void answered(struct cake_tcpts *t, struct flow *f, const struct seg *s, 
 		if (f->tick_ns <= BUSY_TICK_MAX_NS) /* a coarser clock blurs the span */
 			busy_point(&t->out_run, (int64_t)(last->ns / NS_PER_US) + q, last->cum, q);
 	} else if (last->end == hi && !(f->flags2 & F2_TS_SEEN)) {
-		rtt_sample(t, f, now - last->ns); /* no timestamps: the RTT */
+		rtt_sample(t, f, last->ns, now); /* no timestamps: the RTT */
 	}
 	f->n_seg -= n;
 	memmove(f->segs, f->segs + n, f->n_seg * sizeof(f->segs[0]));
@@ -824,8 +830,10 @@ void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint
 		return;
 	}
 	t->st.tcp_packets++;
-	f = lookup(t, flow_tag(t, dir, &s), now_ns);
-	f->last_ns = now_ns;
+	if (now_ns > t->clock_ns)
+		t->clock_ns = now_ns;
+	f = lookup(t, flow_tag(t, dir, &s), t->clock_ns);
+	f->last_ns = t->clock_ns;
 	if (dir == CAKE_TCPTS_OUT)
 		packet_out(t, f, &s, wire_len, now_ns);
 	else

@@ -80,7 +80,12 @@ enum { CAKE_TCPTS_MAX_FLOWS = 1u << 20 };
 struct cake_tcpts *cake_tcpts_new(uint32_t max_flows, const struct cake_siphash_key *key);
 void cake_tcpts_free(struct cake_tcpts *t);
 
-/* One inner packet (see the top of this file). wire_len 0 counts len. */
+/*
+ * One inner packet (see the top of this file). wire_len 0 counts len. now_ns is when it
+ * passed: an IN packet's may be earlier than an OUT packet's given before it (its
+ * arrival, stamped by the kernel, against a send after it came). Samples use it as
+ * given, and no answer is timed before its question; flows age by the latest time seen.
+ */
 void cake_tcpts_packet(struct cake_tcpts *t, enum cake_tcpts_dir dir, const uint8_t *data,
 		       uint32_t len, uint32_t wire_len, uint64_t now_ns);
 

@@ -149,9 +149,10 @@ void wg_device_autorate_path_reset(struct wg_device *dev, uint64_t now_ns)
 }
 
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
-			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns)
+			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t at_ns,
+			       uint64_t now_ns)
 {
-	cake_tcpts_packet(dev->tcpts, dir, pkt->cp.data, pkt->cp.len, wire_len, now_ns);
+	cake_tcpts_packet(dev->tcpts, dir, pkt->cp.data, pkt->cp.len, wire_len, at_ns);
 	if (now_ns < dev->autorate_early_ns)
 		return;
 	dev->autorate_early_ns = now_ns + CAKE_AUTORATE_EARLY_CHECK_NS;

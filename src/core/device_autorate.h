@@ -69,13 +69,15 @@ void wg_autorate_abandon(struct wg_autorate *prepared);
 int wg_device_autorate_attach(struct wg_device *dev, uint64_t now_ns);
 
 /*
- * The per-packet hook, once per (super-)packet; call only when dev->tcpts is set. Every
- * CAKE_AUTORATE_EARLY_CHECK_NS it asks each controller whether its delay samples call
+ * The per-packet hook, once per (super-)packet; call only when dev->tcpts is set. at_ns
+ * is when the packet passed: now_ns as it leaves the egress CAKE, its arrival
+ * (wg_pkt_arrival_ns) coming in. Every CAKE_AUTORATE_EARLY_CHECK_NS of now_ns it asks each controller whether its delay samples call
  * for an early tick (cake_autorate_early); if so the tick is due at once
  * (wg_device_autorate_next), and the loop runs it with the timers.
  */
 void wg_device_autorate_packet(struct wg_device *dev, enum cake_tcpts_dir dir,
-			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t now_ns);
+			       const struct wg_pkt *pkt, uint32_t wire_len, uint64_t at_ns,
+			       uint64_t now_ns);
 
 /* The next tick (UINT64_MAX without autorate) and the tick itself (a no-op before it). */
 uint64_t wg_device_autorate_next(const struct wg_device *dev);

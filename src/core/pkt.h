@@ -41,6 +41,8 @@ struct wg_pkt {
 	uint32_t cap;		 /* bytes in buf */
 	uint32_t msg_len;	 /* egress after encryption: bytes on the wire at wg_pkt_msg() */
 	uint8_t outer_ecn;	 /* ingress: ECN field of the outer IP header */
+	uint64_t rx_ns;		 /* ingress: when the kernel received it (now_ns's clock), 0
+				  * unknown; see wg_pkt_arrival_ns */
 	struct cake_gso_plan gso; /* egress super-packet from TUN: how it is cut (segs > 1) */
 	uint8_t buf[] __attribute__((aligned(16)));
 };
@@ -48,6 +50,21 @@ struct wg_pkt {
 static inline struct wg_pkt *wg_pkt_of(struct cake_pkt *cp)
 {
 	return wg_container_of(cp, struct wg_pkt, cp);
+}
+
+/*
+ * An ingress packet's arrival: the kernel's receive time, not the later now at which
+ * the loop got to it and which a whole batch shares. A time past now (the kernel stamps
+ * at the read for a moment after the first socket asks for stamps) or older than
+ * WG_PKT_RX_AGE_MAX_NS (a step of the wall clock between the stamp and its
+ * conversion, see udp.c) is no wait in the socket: now then.
+ */
+#define WG_PKT_RX_AGE_MAX_NS 1000000000ull
+static inline uint64_t wg_pkt_arrival_ns(const struct wg_pkt *p, uint64_t now_ns)
+{
+	return p->rx_ns && p->rx_ns <= now_ns && now_ns - p->rx_ns <= WG_PKT_RX_AGE_MAX_NS
+		       ? p->rx_ns
+		       : now_ns;
 }
 
 /* The data message around the plaintext at cp.data. */

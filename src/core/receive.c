@@ -221,7 +221,7 @@ static bool deliver(struct wg_device *dev, struct wg_peer *peer, struct wg_pkt *
 	pkt->peer = peer;
 	if (dev->tcpts) /* autorate: arrival, before the ingress CAKE */
 		wg_device_autorate_packet(dev, CAKE_TCPTS_IN, pkt, wg_pkt_rx_wire_len(pkt),
-					  dev->now_ns);
+					  wg_pkt_arrival_ns(pkt, dev->now_ns), dev->now_ns);
 	if (dev->ingress)
 		wg_egress_enqueue(dev->ingress, pkt, dev->now_ns);
 	else

@@ -243,7 +243,8 @@ bool wg_device_tx_flush(struct wg_device *dev, uint64_t now_ns, uint64_t *next_n
 			continue;
 		}
 		if (dev->tcpts) /* autorate: the packet leaves the egress CAKE */
-			wg_device_autorate_packet(dev, CAKE_TCPTS_OUT, pkt, pkt->cp.wire_len, now_ns);
+			wg_device_autorate_packet(dev, CAKE_TCPTS_OUT, pkt, pkt->cp.wire_len,
+						  now_ns, now_ns);
 		encrypt_dequeued(dev, pkt, now_ns);
 		if (!transmit_held(dev))
 			goto full;

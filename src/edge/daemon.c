@@ -368,6 +368,20 @@ static bool send_round(struct daemon *d, uint64_t *next)
 	return wg_underlay_flush(&d->udp) == -EAGAIN || (more && *next == 0);
 }
 
+/* The kernel's receive times while autorate reads them (its arrivals), and only then. */
+static void sync_rx_stamps(struct daemon *d)
+{
+	bool want = wg_device_autorate_next(&d->dev) != UINT64_MAX;
+	int ret;
+
+	if (want == d->udp.rx_stamps)
+		return;
+	ret = wg_underlay_set_rx_stamps(&d->udp, want); /* tried once per change */
+	if (ret < 0)
+		wg_log_err("Unable to turn receive times %s: %s (autorate times arrivals by "
+			   "their read)", want ? "on" : "off", strerror(-ret));
+}
+
 /* Once per loop iteration, before it blocks: send what may go, then set the timers. */
 static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 {
@@ -377,6 +391,7 @@ static void prepare_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 	(void)loop;
 	(void)revents;
 	tick(d);
+	sync_rx_stamps(d);
 	if (!d->waiting_writable) {
 		bool blocked = send_round(d, &next);
 

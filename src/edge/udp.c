@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* struct mmsghdr, recvmmsg, sendmmsg, struct in6_pktinfo */
 #include "src/edge/udp.h"
+#include "src/edge/monoclock.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -155,6 +156,8 @@ static int open_family(struct wg_udp *u, enum wg_udp_family f, const struct wg_u
 	}
 	u->fd[f] = fd;
 	probe_offloads(u, f, cfg->gro);
+	if (cfg->rx_stamps) /* without: rx_ns 0, and the caller's own time stands */
+		(void)sockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1);
 	return 0;
 }
 
@@ -197,6 +200,7 @@ int wg_udp_open(struct wg_udp *u, const struct wg_udp_config *cfg)
 	memset(u, 0, sizeof(*u));
 	u->fd[WG_UDP_V4] = u->fd[WG_UDP_V6] = -1;
 	u->fwmark = cfg->fwmark;
+	u->rx_stamps = cfg->rx_stamps;
 	u->scratch = malloc(sizeof(*u->scratch));
 	if (!u->scratch)
 		return -ENOMEM;
@@ -232,6 +236,17 @@ int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark)
 	}
 	u->fwmark = mark;
 	return 0;
+}
+
+int wg_udp_set_rx_stamps(struct wg_udp *u, bool on)
+{
+	int ret = 0;
+
+	u->rx_stamps = on; /* the wish, for sockets opened later, even if this one failed */
+	for (int f = 0; f < WG_UDP_FAMILIES; f++)
+		if (u->fd[f] >= 0 && !ret)
+			ret = sockopt(u->fd[f], SOL_SOCKET, SO_TIMESTAMPNS, on);
+	return ret;
 }
 
 enum wg_udp_family wg_udp_family_of(const struct wg_endpoint *ep)
@@ -281,7 +296,17 @@ static void skip_refused_source(const struct wg_udp *u, enum wg_udp_family f,
 
 /* Receive */
 
-static void rx_cmsg(const struct cmsghdr *c, struct wg_udp_rx *rx)
+/* The kernel's receive time (SCM_TIMESTAMPNS is on CLOCK_REALTIME) on the monotonic
+ * clock, given the two clocks' offset; 0 for no stamp or one before the monotonic
+ * clock's start (the wall clock stepped back since). */
+static uint64_t rx_mono_ns(const struct timespec *ts, int64_t mono_minus_real)
+{
+	int64_t ns = (int64_t)ts->tv_sec * (int64_t)WG_NSEC_PER_SEC + ts->tv_nsec + mono_minus_real;
+
+	return ts->tv_sec > 0 && ns > 0 ? (uint64_t)ns : 0;
+}
+
+static void rx_cmsg(const struct cmsghdr *c, struct wg_udp_rx *rx, int64_t mono_minus_real)
 {
 	const void *data = CMSG_DATA(c);
 	int ival;
@@ -313,11 +338,17 @@ static void rx_cmsg(const struct cmsghdr *c, struct wg_udp_rx *rx)
 		   c->cmsg_len >= CMSG_LEN(sizeof(int))) {
 		memcpy(&ival, data, sizeof(ival));
 		rx->gro_size = (uint16_t)ival;
+	} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS &&
+		   c->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+		struct timespec ts;
+
+		memcpy(&ts, data, sizeof(ts));
+		rx->rx_ns = rx_mono_ns(&ts, mono_minus_real);
 	}
 }
 
 static void rx_fill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx, struct mmsghdr *m,
-		    const union wg_ipaddr_sockaddr *name)
+		    const union wg_ipaddr_sockaddr *name, int64_t mono_minus_real)
 {
 	struct msghdr *mh = &m->msg_hdr;
 	struct cmsghdr *c;
@@ -326,13 +357,14 @@ static void rx_fill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *rx
 	rx->truncated = mh->msg_flags & MSG_TRUNC;
 	rx->tos = 0;
 	rx->gro_size = 0;
+	rx->rx_ns = 0;
 	memset(&rx->ep, 0, sizeof(rx->ep));
 	if (name->addr.sa_family == AF_INET && mh->msg_namelen >= sizeof(name->addr4))
 		rx->ep.remote.addr4 = name->addr4;
 	else if (name->addr.sa_family == AF_INET6 && mh->msg_namelen >= sizeof(name->addr6))
 		rx->ep.remote.addr6 = name->addr6;
 	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
-		rx_cmsg(c, rx);
+		rx_cmsg(c, rx, mono_minus_real);
 	source_seen(u, f, &rx->ep);
 }
 
@@ -345,6 +377,7 @@ int wg_udp_recv_spill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *
 		      unsigned int n, uint8_t *spill, size_t spill_len)
 {
 	struct wg_udp_scratch *s = u->scratch;
+	int64_t mono_minus_real;
 	unsigned int i;
 	int got;
 
@@ -374,8 +407,10 @@ int wg_udp_recv_spill(struct wg_udp *u, enum wg_udp_family f, struct wg_udp_rx *
 	} while (got < 0 && errno == EINTR);
 	if (got < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+	/* Once per batch: the offset moves only with the wall clock's steps and slews. */
+	mono_minus_real = (int64_t)wg_mono_ns() - (int64_t)wg_clock_read_ns(CLOCK_REALTIME);
 	for (i = 0; i < (unsigned int)got; i++)
-		rx_fill(u, f, &rx[i], &s->msgs[i], &s->names[i]);
+		rx_fill(u, f, &rx[i], &s->msgs[i], &s->names[i], mono_minus_real);
 	return got;
 }
 

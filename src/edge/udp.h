@@ -43,7 +43,7 @@ enum wg_udp_limits {
 	WG_UDP_RCVBUF_BYTES = 8 << 20,	 /* default receive buffer (SO_RCVBUFFORCE) */
 	WG_UDP_SNDBUF_BYTES = 128 << 10, /* default send buffer: the backpressure limit */
 	WG_UDP_GSO_MAX_SEGMENTS = 64,	 /* the kernel's UDP_MAX_SEGMENTS */
-	WG_UDP_CMSG_BYTES = 128,	 /* pktinfo + tos + segment size, with room */
+	WG_UDP_CMSG_BYTES = 160,	 /* pktinfo + tos + segment size + receive time, with room */
 	WG_UDP_BIND_ATTEMPTS = 100,	 /* port 0: retries when v6 finds v4's port taken */
 };
 
@@ -56,6 +56,7 @@ enum wg_udp_family {
 struct wg_udp_config {
 	uint16_t port;	       /* 0: the kernel picks (the same for both families) */
 	uint32_t fwmark;       /* SO_MARK; 0: none */
+	bool rx_stamps;	       /* each datagram's receive time (wg_udp_rx.rx_ns) */
 	uint32_t rcvbuf_bytes; /* 0: WG_UDP_RCVBUF_BYTES */
 	uint32_t sndbuf_bytes; /* 0: WG_UDP_SNDBUF_BYTES */
 	bool gro;	       /* ask for UDP_GRO: receive buffers must then hold 64 KiB */
@@ -70,6 +71,9 @@ struct wg_udp_rx {
 	struct wg_endpoint ep; /* the sender, and our address it wrote to (has_src) */
 	uint8_t tos;	       /* outer TOS / traffic class: DSCP and ECN */
 	uint16_t gro_size;     /* >0: GRO joined segments of this size into buf */
+	uint64_t rx_ns;	       /* when the kernel received it, on the monotonic clock (our
+				* now_ns's): 0 unknown. Earlier than now by the time it
+				* waited in the socket, and for GRO the time of the train */
 	bool truncated;	       /* larger than cap (and the spill area, if any): the tail is
 				* lost, drop it */
 };
@@ -121,6 +125,7 @@ struct wg_udp {
 	int fd[WG_UDP_FAMILIES]; /* -1 when that family is unavailable */
 	uint16_t port;
 	uint32_t fwmark;
+	bool rx_stamps;
 	bool gso[WG_UDP_FAMILIES]; /* UDP_SEGMENT usable */
 	bool gro[WG_UDP_FAMILIES]; /* UDP_GRO on */
 	struct wg_udp_refused_src refused[WG_UDP_FAMILIES];
@@ -132,6 +137,13 @@ struct wg_udp {
 int wg_udp_open(struct wg_udp *u, const struct wg_udp_config *cfg);
 void wg_udp_close(struct wg_udp *u);
 int wg_udp_set_fwmark(struct wg_udp *u, uint32_t mark);
+/*
+ * Receive times (SO_TIMESTAMPNS) on or off, now and for sockets opened later. On, the
+ * kernel stamps every packet the host receives (one global switch, turned on a moment
+ * after the first socket asks), so they stay off unless something reads them. 0 or
+ * -errno (then a socket may be without them: rx_ns 0).
+ */
+int wg_udp_set_rx_stamps(struct wg_udp *u, bool on);
 /* The bytes the kernel holds for one family's socket (SIOCOUTQ: the truesize of datagrams
  * not yet sent or not yet freed by the driver), or -errno. */
 int wg_udp_queued_bytes(const struct wg_udp *u, enum wg_udp_family f);

@@ -22,6 +22,7 @@ static void sync_udp(struct wg_underlay *u)
 	u->fd6 = u->udp.fd[WG_UDP_V6];
 	u->port = u->udp.port;
 	u->fwmark = u->udp.fwmark;
+	u->rx_stamps = u->udp.rx_stamps;
 }
 
 /*
@@ -80,6 +81,7 @@ static int open_udp(struct wg_underlay *u, uint16_t port)
 	struct wg_udp_config cfg = {
 		.port = port,
 		.fwmark = u->fwmark,
+		.rx_stamps = u->rx_stamps,
 		.sndbuf_bytes = WG_BQL_INIT_BYTES,
 		.gro = u->rxq.bufs != NULL,
 	};
@@ -186,6 +188,14 @@ int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark)
 	return ret;
 }
 
+int wg_underlay_set_rx_stamps(struct wg_underlay *u, bool on)
+{
+	int ret = wg_udp_set_rx_stamps(&u->udp, on);
+
+	sync_udp(u);
+	return ret;
+}
+
 /* --- receive --- */
 
 /* The pool buffer gets what the socket said of the datagram (msg_len is set; 0 when
@@ -197,6 +207,7 @@ static void rx_meta(struct wg_underlay *u, struct wg_pkt *pkt, const struct wg_u
 		u->stats.truncated++;
 	pkt->src = rx->ep;
 	pkt->outer_ecn = rx->tos & CAKE_ECN_MASK;
+	pkt->rx_ns = rx->rx_ns;
 	u->stats.received++;
 }
 

@@ -148,6 +148,7 @@ struct wg_underlay {
 	int fd4, fd6; /* -1: closed, or that family is unavailable */
 	uint16_t port;
 	uint32_t fwmark;
+	bool rx_stamps;	       /* each datagram's receive time, for wg_pkt.rx_ns */
 	struct wg_device *dev; /* buffers go back to its pools */
 	void (*rebound)(void *ctx);
 	void *rebound_ctx;
@@ -172,6 +173,8 @@ void wg_underlay_close(struct wg_underlay *u);
  * packets are dropped either way, and rebound() is called. 0 or -errno. */
 int wg_underlay_rebind(struct wg_underlay *u, uint16_t port);
 int wg_underlay_set_fwmark(struct wg_underlay *u, uint32_t mark);
+/* Receive times (wg_udp_set_rx_stamps), kept across rebinds; off after open. */
+int wg_underlay_set_rx_stamps(struct wg_underlay *u, bool on);
 
 /* Receives up to n datagrams from fd into pkts (at wg_pkt_msg, msg_len set, src set).
  * Returns how many, 0 when none. A datagram longer than its buffer comes in a large

@@ -46,6 +46,8 @@ struct link {
 
 static struct link up, down; /* A -> B, B -> A */
 static uint32_t a_seq, b_tsval_last;
+static unsigned int a_reads_every_ms; /* 0: A reads the down link every ms */
+static bool a_knows_arrivals;	      /* A's packets carry their arrival time (rx_ns) */
 static uint64_t probes_sent;
 static struct wg_ipaddr probe_dst;
 static char logbuf[8192];
@@ -85,6 +87,8 @@ static void link_deliver(struct link *l, struct side *to)
 		memcpy(wg_pkt_msg(p), l->msg[l->head], l->len[l->head]);
 		p->msg_len = (uint32_t)l->len[l->head];
 		p->src = l->src[l->head];
+		if (a_knows_arrivals)
+			p->rx_ns = l->at[l->head];
 		free(l->msg[l->head]);
 		l->head = (l->head + 1) % LINK_SLOTS;
 		l->n--;
@@ -170,7 +174,8 @@ static void run(unsigned int ms, void (*send)(void))
 		link_deliver(&up, &B);
 		wg_device_tx_flush(&B.dev, now, NULL);
 		link_take(&down, &B);
-		link_deliver(&down, &A);
+		if (!a_reads_every_ms || t % a_reads_every_ms == 0)
+			link_deliver(&down, &A);
 		if (wg_device_next_deadline(&A.dev) <= now)
 			wg_device_run_timers(&A.dev, now);
 		now += NS_PER_MS;
@@ -210,6 +215,8 @@ static void ar_setup(void)
 	memset(&down, 0, sizeof(down));
 	a_seq = 1;
 	b_tsval_last = 0;
+	a_reads_every_ms = 0;
+	a_knows_arrivals = false;
 	probes_sent = 0;
 	loglen = 0;
 	logbuf[0] = 0;
@@ -380,6 +387,43 @@ Test(device_autorate, ingress_only_still_times_the_egress)
 	cr_assert_eq(ts.ticks_known, 1);
 	cr_assert_gt(ts.owd_samples[CAKE_TCPTS_OUT], 50, "%llu",
 		     (unsigned long long)ts.owd_samples[CAKE_TCPTS_OUT]);
+}
+
+/*
+ * A reads the down link only every 20 ms, as a busy loop would: the ACKs wait up to
+ * 20 ms in its socket, though the link adds no queue. Timed by the read, that wait is
+ * one-way delay to the ingress controller (the median of a uniform 0..20 ms wait); timed
+ * by the arrival (the kernel's receive time), it is not.
+ */
+static uint32_t ingress_delay_with_late_reads(bool arrivals_known)
+{
+	struct cake_autorate_status st;
+	char err[160];
+
+	up.rate = MBIT(20);
+	set_cake("bandwidth 10mbit");
+	cr_assert_eq(wg_device_set_cake(&A.dev, true, "bandwidth 20mbit autorate 2mbit 80mbit", err,
+					sizeof(err), now),
+		     0, "%s", err);
+	a_reads_every_ms = 20;
+	a_knows_arrivals = arrivals_known;
+	run(3000, a_sends_tcp);
+	cake_autorate_get(&A.dev.ingress->autorate->ctl, &st);
+	return st.delay_us;
+}
+
+Test(device_autorate, a_late_read_is_no_delay_with_arrival_times)
+{
+	uint32_t us = ingress_delay_with_late_reads(true);
+
+	cr_assert_leq(us, 1500, "%u us", us);
+}
+
+Test(device_autorate, a_late_read_reads_as_delay_without_them)
+{
+	uint32_t us = ingress_delay_with_late_reads(false);
+
+	cr_assert_geq(us, 6000, "%u us", us);
 }
 
 Test(device_autorate, udp_only_load_asks_for_sparse_probes)

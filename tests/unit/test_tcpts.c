@@ -122,6 +122,45 @@ Test(tcpts, rtt_of_a_remote_sender_and_ipv6)
 	cake_tcpts_free(t);
 }
 
+/*
+ * An IN packet's time is its arrival, stamped by the kernel: it may come before the
+ * time of OUT packets the loop sent while it waited. The RTT is timed from it, an
+ * answer timed before its question gives no sample, and no flow ages backwards (an
+ * unsigned "now - last" would call every flow of the set stale and evict it).
+ */
+Test(tcpts, an_arrival_timed_before_earlier_sends)
+{
+	struct cake_tcpts *t = table(8);
+	struct cake_signal sig[CAKE_TCPTS_DIRS];
+	struct cake_tcpts_stats st;
+
+	for (uint16_t port = 1; port <= 2; port++)
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = port, .seq = 1,
+					   .payload = 100, .tsval = 1000},
+		     0, 100 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_OUT, .port = 1, .seq = 101, .payload = 100,
+				   .tsval = 1001},
+	     0, 110 * MS);
+	for (uint16_t port = 3; port <= 4; port++) /* new flows, arrived at 104 ms */
+		feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = port, .seq = 1,
+					   .payload = 100, .tsval = 5},
+		     0, 104 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 1, .ack = 101, .tsval = 6,
+				   .tsecr = 1000},
+	     0, 105 * MS);
+	feed(t, &(struct seg_desc){.dir = CAKE_TCPTS_IN, .port = 1, .ack = 201, .tsval = 7,
+				   .tsecr = 1001},
+	     0, 108 * MS); /* "before" its question of 110 ms */
+	cake_tcpts_take(t, sig);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_samples, 1, "got %u", sig[CAKE_TCPTS_OUT].rtt_samples);
+	cr_assert_eq(sig[CAKE_TCPTS_OUT].rtt_min_us, 5000, "from the arrival: %u",
+		     sig[CAKE_TCPTS_OUT].rtt_min_us);
+	st = stats(t);
+	cr_assert_eq(st.flows, 4, "flows %u", st.flows);
+	cr_assert_eq(st.evictions, 0, "evictions %llu", (unsigned long long)st.evictions);
+	cake_tcpts_free(t);
+}
+
 Test(tcpts, first_packet_of_a_tsval_counts)
 {
 	struct cake_tcpts *t = table(64);

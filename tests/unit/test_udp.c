@@ -19,6 +19,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "src/edge/monoclock.h"
 #include "src/edge/netlink.h"
 #include "tests/support/netns.h"
 
@@ -213,6 +214,76 @@ static void fill(uint8_t *p, size_t len, unsigned int seq)
 
 	for (i = 0; i < len; i++)
 		p[i] = (uint8_t)(seq * 31 + i);
+}
+
+/* One datagram A -> B, read by B: its receive time. */
+static uint64_t one_rx_ns(struct wg_udp *a, struct wg_udp *b, const struct family_case *c)
+{
+	static uint8_t out[PAYLOAD_MAX], in[PAYLOAD_MAX];
+	struct wg_endpoint to_b = endpoint(c->f, c->other, b->port);
+	struct wg_udp_tx tx = {.buf = out, .len = 200, .ep = &to_b};
+	struct wg_udp_send_result res;
+	struct wg_udp_rx rx;
+
+	cr_assert_eq(wg_udp_send(a, &tx, 1, &res), WG_UDP_SENT_ALL);
+	recv_n(b, c->f, &rx, &in, 1);
+	return rx.rx_ns;
+}
+
+/*
+ * With receive times on, each datagram carries the kernel's receive time on the
+ * monotonic clock: between its send and its read, and earlier than the read by the
+ * time it waited in the socket. The kernel turns its receive stamps on for everyone a
+ * moment after the first socket asks (a deferred static key); until then it stamps at
+ * the read. So a few tries. Off (the default, and after turning them off), none.
+ */
+static void receive_time(const struct family_case *c)
+{
+	enum { WAIT_IN_SOCKET_MS = 50, TRIES = 10 };
+	static struct wg_udp a, b;
+	static uint8_t out[PAYLOAD_MAX], in[PAYLOAD_MAX];
+	struct wg_udp_tx tx = {.buf = out, .len = 200};
+	struct wg_udp_rx rx;
+	struct wg_udp_send_result res;
+	struct wg_endpoint to_b;
+	bool waited = false;
+
+	open_udp(&a, 0, 0, false);
+	open_udp(&b, 0, 0, false);
+	cr_assert_eq(one_rx_ns(&a, &b, c), 0, "off by default");
+	cr_assert_eq(wg_udp_set_rx_stamps(&b, true), 0);
+	to_b = endpoint(c->f, c->other, b.port);
+	tx.ep = &to_b;
+	for (int i = 0; i < TRIES && !waited; i++) {
+		uint64_t sent_ns = wg_mono_ns(), read_ns, done_ns;
+
+		cr_assert_eq(wg_udp_send(&a, &tx, 1, &res), WG_UDP_SENT_ALL);
+		cr_assert(wait_fd(b.fd[c->f], POLLIN));
+		usleep(WAIT_IN_SOCKET_MS * 1000);
+		read_ns = wg_mono_ns();
+		recv_n(&b, c->f, &rx, &in, 1);
+		done_ns = wg_mono_ns();
+		cr_assert(rx.rx_ns >= sent_ns && rx.rx_ns <= done_ns,
+			  "try %d: received %lld ns after the send, read at %lld", i,
+			  (long long)(rx.rx_ns - sent_ns), (long long)(read_ns - sent_ns));
+		waited = rx.rx_ns < read_ns &&
+			 read_ns - rx.rx_ns >= WAIT_IN_SOCKET_MS * 1000000ull / 2;
+	}
+	cr_assert(waited, "no receive time earlier than the read in %d tries", TRIES);
+	cr_assert_eq(wg_udp_set_rx_stamps(&b, false), 0);
+	cr_assert_eq(one_rx_ns(&a, &b, c), 0, "turned off");
+	wg_udp_close(&a);
+	wg_udp_close(&b);
+}
+
+Test(udp, receive_time_v4)
+{
+	receive_time(&cases[0]);
+}
+
+Test(udp, receive_time_v6)
+{
+	receive_time(&cases[1]);
 }
 
 /* A sends a batch to B's second local address; B answers from that address. */

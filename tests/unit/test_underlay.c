@@ -943,7 +943,17 @@ static int squat(int af, uint16_t *port)
 	return fd;
 }
 
-/* A new port moves both sockets and tells the daemon; a taken one keeps the old sockets. */
+static bool rx_stamps_on(int fd)
+{
+	int on = -1;
+	socklen_t len = sizeof(on);
+
+	cr_assert_eq(getsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, &len), 0);
+	return on == 1;
+}
+
+/* A new port moves both sockets and tells the daemon; a taken one keeps the old sockets;
+ * the mark and the receive times stay. */
 Test(underlay, rebind)
 {
 	struct wg_underlay u;
@@ -980,6 +990,13 @@ Test(underlay, rebind)
 	cr_assert_neq(u.port, free_port);
 	cr_assert_eq(u.fwmark, 77, "the mark survives a rebind");
 	cr_assert_eq(rebound_calls, 4);
+	cr_assert(!rx_stamps_on(u.fd4) && !rx_stamps_on(u.fd6), "receive times off after open");
+	cr_assert_eq(wg_underlay_set_rx_stamps(&u, true), 0);
+	cr_assert(u.rx_stamps && rx_stamps_on(u.fd4) && rx_stamps_on(u.fd6));
+	cr_assert_eq(wg_underlay_rebind(&u, 0), 0);
+	cr_assert(rx_stamps_on(u.fd4) && rx_stamps_on(u.fd6), "receive times survive a rebind");
+	cr_assert_eq(wg_underlay_set_rx_stamps(&u, false), 0);
+	cr_assert(!u.rx_stamps && !rx_stamps_on(u.fd4) && !rx_stamps_on(u.fd6));
 	wg_underlay_close(&u);
 	cr_assert_eq(u.fd4, -1);
 	cr_assert_eq(u.fd6, -1);
