@@ -581,6 +581,45 @@ Test(autorate, a_short_path_climbs_back_to_the_capacity_before_a_dip)
 }
 
 /*
+ * The tick that finds the rate past the dip's B with no queue, a recall known, takes it
+ * half of the way back in one step (the geometric mean of R and the recall), not 1/16:
+ * the link came back, and a partial return still shows before the rest of the climb.
+ * Then the climb goes on at its fastest, 1/4 per tick (session 21).
+ */
+Test(autorate, a_recall_goes_half_of_the_way_back_at_once)
+{
+	uint64_t now = 0, before = 0, r = 0, recall;
+	struct cake_autorate a = dip_in(1000, &now, true);
+	struct cake_autorate_input in;
+	int ticks = 0;
+
+	recall = a.recall_rate;
+	cr_assert_geq(recall, MBIT(29), "%lu", (unsigned long)recall);
+	while (!a.recalling && ticks++ < 40) {
+		double m = (double)a.rate * 8 / 1e6;
+
+		before = a.rate;
+		r = tick_on(&a, now += TICK, 1000, 500, m, m);
+	}
+	cr_assert(a.recalling, "the recall is taken within 40 ticks");
+	cr_assert_lt(before, MBIT(7), "from the dip's level");
+	/* r = sqrt(before x recall), within 1/128 */
+	cr_assert_geq(r * r, before * recall - before * recall / 64, "%lu from %lu",
+		      (unsigned long)r, (unsigned long)before);
+	cr_assert_leq(r * r, before * recall + before * recall / 64, "%lu from %lu",
+		      (unsigned long)r, (unsigned long)before);
+	/* the next tick, CAKE backlogged (the two ticks' rate is still half the old one's) */
+	in = input(500, false, (double)r * 8 / 1e6, (double)r * 8 / 1e6);
+	in.backlogged = true;
+	in.sig.rtt_samples = 4;
+	in.sig.rtt_min_us = 1000 + 500;
+	before = r;
+	r = cake_autorate_tick(&a, &in, now += TICK);
+	cr_assert_geq(r, before + before / 4 - before / 256, "then 1/4 per tick: %lu from %lu",
+		      (unsigned long)r, (unsigned long)before);
+}
+
+/*
  * A recall's climb that passes the capacity before the dip with no queue (the link came
  * back higher than it was: an LTE cell 30 -> 8 -> 55 Mbit/s) goes on at the recall's
  * pace, not from the slowest step again: from 1.02 x 30 to 50 in 7 ticks, 13 when
