@@ -584,7 +584,8 @@ Test(autorate, a_short_path_climbs_back_to_the_capacity_before_a_dip)
  * The tick that finds the rate past the dip's B with no queue, a recall known, takes it
  * half of the way back in one step (the geometric mean of R and the recall), not 1/16:
  * the link came back, and a partial return still shows before the rest of the climb.
- * Then the climb goes on at its fastest, 1/4 per tick (session 21).
+ * Then, while the shaper stays full, the climb goes on at its fastest, 1/4 per tick
+ * (session 21).
  */
 Test(autorate, a_recall_goes_half_of_the_way_back_at_once)
 {
