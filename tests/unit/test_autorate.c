@@ -495,14 +495,23 @@ Test(autorate, far_below_the_last_bloat_the_climb_speeds_up)
 	cr_assert_lt(ticks, 25, "%d ticks", ticks);
 }
 
-/* A tick on a path whose base RTT is rtt_us: one-way delay d, rates in Mbit/s. */
-static uint64_t tick_on(struct cake_autorate *a, uint64_t now, uint32_t rtt_us, uint32_t d,
-			double sent, double delivered)
+/* The input of a tick on a path whose base RTT is rtt_us: one-way delay d, rates in Mbit/s. */
+static struct cake_autorate_input input_on(uint32_t rtt_us, uint32_t d, double sent,
+					   double delivered)
 {
 	struct cake_autorate_input in = input(d, false, sent, delivered);
 
 	in.sig.rtt_samples = 4;
 	in.sig.rtt_min_us = rtt_us + d;
+	return in;
+}
+
+/* One such tick at now. */
+static uint64_t tick_on(struct cake_autorate *a, uint64_t now, uint32_t rtt_us, uint32_t d,
+			double sent, double delivered)
+{
+	struct cake_autorate_input in = input_on(rtt_us, d, sent, delivered);
+
 	return cake_autorate_tick(a, &in, now);
 }
 
@@ -610,10 +619,8 @@ Test(autorate, a_recall_goes_half_of_the_way_back_at_once)
 	cr_assert_leq(r * r, before * recall + before * recall / 64, "%lu from %lu",
 		      (unsigned long)r, (unsigned long)before);
 	/* the next tick, CAKE backlogged (the two ticks' rate is still half the old one's) */
-	in = input(500, false, (double)r * 8 / 1e6, (double)r * 8 / 1e6);
+	in = input_on(1000, 500, (double)r * 8 / 1e6, (double)r * 8 / 1e6);
 	in.backlogged = true;
-	in.sig.rtt_samples = 4;
-	in.sig.rtt_min_us = 1000 + 500;
 	before = r;
 	r = cake_autorate_tick(&a, &in, now += TICK);
 	cr_assert_geq(r, before + before / 4 - before / 256, "then 1/4 per tick: %lu from %lu",
