@@ -348,6 +348,31 @@ Test(device_autorate, other_words_keep_the_controller_a_new_range_restarts_it)
 	cr_assert_leq(rate_in_force(), MBIT(40), "restarted from where it was, in the range");
 }
 
+/*
+ * The controller weighs its rate against the bytes the CAKE charged since its last tick
+ * (cake_shaped_bytes). One started on an instance that has sent for a second counts from
+ * its start: its first tick sees a tick's worth at most, not the second's.
+ */
+Test(device_autorate, a_new_controller_counts_the_shaped_bytes_from_its_start)
+{
+	const struct cake_autorate *ctl;
+	uint64_t attached;
+
+	up.rate = MBIT(100);
+	set_cake("bandwidth 20mbit");
+	run(1000, a_sends_tcp);
+	cr_assert_gt(cake_shaped_bytes(A.dev.egress.q), MBIT(20) / 2, "a second at 20 Mbit/s");
+	set_cake("autorate 2mbit 80mbit");
+	cr_assert_not_null(A.dev.egress.autorate);
+	ctl = &A.dev.egress.autorate->ctl;
+	attached = now;
+	run(CAKE_AUTORATE_TICK_NS / NS_PER_MS + 2, a_sends_tcp);
+	cr_assert_gt(ctl->last_tick_ns, attached, "ticked");
+	cr_assert_gt(ctl->prev_shaped, 0);
+	cr_assert_leq(ctl->prev_shaped, MBIT(20) * CAKE_AUTORATE_TICK_NS / 1000000000 * 11 / 10,
+		      "%llu bytes", (unsigned long long)ctl->prev_shaped);
+}
+
 Test(device_autorate, ingress_instance_has_its_own_controller)
 {
 	char err[160];
