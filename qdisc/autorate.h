@@ -8,7 +8,7 @@
  * The caller, at cake_autorate_next_ns() (every CAKE_AUTORATE_TICK_NS):
  *   struct cake_signal sig[CAKE_TCPTS_DIRS];
  *   cake_tcpts_take(tcpts, sig);                      once for both directions
- *   in.sig = sig[dir];  in.sent_bytes = <bytes CAKE sent since the last tick>;
+ *   in.sig = sig[dir];  in.shaped_bytes = cake_shaped_bytes(q) - its value last tick;
  *   in.backlogged = cake_backlog_bytes(q) > 0;
  *   rate = cake_autorate_tick(ar, &in, now);          bytes per second
  *   if (rate != the rate in force) set it with cake_configure(rate_bytes_per_sec).
@@ -67,7 +67,7 @@ enum cake_autorate_action {
 
 struct cake_autorate_input {
 	struct cake_signal sig; /* this direction's signals since the last tick */
-	uint64_t sent_bytes;	/* bytes the instance's shaper let out since the last tick */
+	uint64_t shaped_bytes;	/* bytes the instance's shaper charged since the last tick */
 	bool backlogged;	/* the instance has a backlog now */
 };
 
@@ -94,7 +94,7 @@ struct cake_autorate {
 	uint32_t mark_us, floor_us; /* the delay then, and the lowest since the cut */
 	uint32_t path_us;	/* a rise of the path's delay taken as baseline (see .c) */
 	uint64_t next_ns, last_tick_ns, last_change_ns, busy_ns, owd_seen_ns;
-	uint64_t prev_sent, prev_delivered, prev_reverse, prev_other, prev_dt; /* 2-tick rates */
+	uint64_t prev_shaped, prev_delivered, prev_reverse, prev_other, prev_dt; /* 2-tick rates */
 	uint32_t rtt_base_cur, rtt_base_prev; /* two-window RTT minimum, us */
 	uint64_t rtt_window_ns;
 	uint32_t delay_us, prev_delay_us;

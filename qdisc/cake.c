@@ -345,6 +345,11 @@ uint64_t cake_backlog_bytes(const struct cake *q)
 	return q->backlog;
 }
 
+uint64_t cake_shaped_bytes(const struct cake *q)
+{
+	return q->shaped_bytes;
+}
+
 uint32_t cake_backlog_packets(const struct cake *q)
 {
 	return q->qlen;
@@ -409,6 +414,7 @@ uint32_t cake_advance_shaper(struct cake *q, struct cake_tin *b, const struct ca
 {
 	uint32_t len = pkt->adj_len;
 
+	q->shaped_bytes += len;
 	if (q->rate.rate_ns) {
 		uint64_t tin_dur = cake_rate_advance_ns(&b->rate, &b->time_frac, len);
 		uint64_t global_dur = cake_rate_advance_ns(&q->rate, &q->time_frac, len);

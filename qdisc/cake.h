@@ -237,6 +237,12 @@ void cake_reset(struct cake *q);
 /* Queued bytes (sum of wire_len) and packets. */
 uint64_t cake_backlog_bytes(const struct cake *q);
 uint32_t cake_backlog_packets(const struct cake *q);
+/*
+ * Bytes charged to the shaper so far, as it counts them (with the overhead): every
+ * packet sent and, in ingress mode, every packet dropped, whose bytes crossed the link
+ * before it. What a rate controller weighs the rate against (autorate.h).
+ */
+uint64_t cake_shaped_bytes(const struct cake *q);
 /* How long the shaper needs to send the backlog at its rate now; 0 if unlimited. */
 uint64_t cake_backlog_time_ns(const struct cake *q);
 /* Whether a packet waits in a sparse flow of any tin: one of DRR++'s new flows (served

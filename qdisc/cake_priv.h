@@ -180,6 +180,7 @@ struct cake {
 	uint64_t backlog;
 	uint64_t sent_bytes;
 	uint64_t sent_packets;
+	uint64_t shaped_bytes;	 /* adj_len charged to the shaper: sent, and ingress drops */
 	uint32_t drops;
 	uint32_t overlimits;
 	uint64_t shaper_late;	 /* dequeues that found the schedule over the lag bound */

@@ -78,8 +78,11 @@ int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *m
 
 void wg_autorate_commit(struct wg_egress *eg, struct wg_autorate *prepared)
 {
-	if (eg->autorate != prepared)
+	if (eg->autorate != prepared) {
 		free(eg->autorate);
+		if (prepared) /* a new controller counts from now */
+			prepared->shaped_at_tick = cake_shaped_bytes(eg->q);
+	}
 	eg->autorate = prepared;
 }
 
@@ -204,12 +207,12 @@ static bool tick_instance(struct wg_device *dev, struct wg_egress *eg, const cha
 	struct wg_autorate *ar = eg->autorate;
 	struct cake_autorate_input in = {
 		.sig = *sig,
-		.sent_bytes = ar->sent_bytes - ar->sent_at_tick,
+		.shaped_bytes = cake_shaped_bytes(eg->q) - ar->shaped_at_tick,
 		.backlogged = cake_backlog_bytes(eg->q) > 0,
 	};
 	uint64_t rate = cake_autorate_tick(&ar->ctl, &in, now_ns);
 
-	ar->sent_at_tick = ar->sent_bytes;
+	ar->shaped_at_tick += in.shaped_bytes;
 	if (rate != ar->rate) {
 		struct cake_options o = {.present = CAKE_OPT_RATE, .rate_bytes_per_sec = rate};
 

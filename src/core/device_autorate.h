@@ -44,8 +44,7 @@ enum {
 struct wg_autorate {
 	struct cake_autorate ctl;
 	uint64_t rate;	     /* the rate in force on the instance, bytes/s */
-	uint64_t sent_bytes; /* wire bytes dequeued, counted by wg_egress_dequeue() */
-	uint64_t sent_at_tick;
+	uint64_t shaped_at_tick; /* cake_shaped_bytes() of the instance at the last tick */
 	uint64_t logged_rate, logged_ns; /* the last rate a log line named */
 };
 

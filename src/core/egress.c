@@ -285,9 +285,5 @@ struct wg_pkt *wg_egress_dequeue(struct wg_egress *eg, uint64_t now_ns, uint64_t
 {
 	struct cake_pkt *cp = cake_dequeue(eg->q, now_ns, next_ns);
 
-	if (!cp)
-		return NULL;
-	if (eg->autorate)
-		eg->autorate->sent_bytes += cp->wire_len;
-	return wg_pkt_of(cp);
+	return cp ? wg_pkt_of(cp) : NULL;
 }

@@ -30,7 +30,7 @@ static struct cake_autorate_input input(uint32_t delay_us, bool rtt, double sent
 					double delivered_mbit)
 {
 	struct cake_autorate_input in = {
-		.sent_bytes = (uint64_t)(sent_mbit * 1e6 / 8 * (double)TICK / 1e9),
+		.shaped_bytes = (uint64_t)(sent_mbit * 1e6 / 8 * (double)TICK / 1e9),
 		.sig.delivered_bytes = (uint64_t)(delivered_mbit * 1e6 / 8 * (double)TICK / 1e9),
 	};
 
@@ -186,7 +186,7 @@ Test(autorate, lone_spikes_and_gaps_do_not_cut_deep)
 		if (i % 20 == 7) {
 			r = tick(&a, now, 80000, false, rate, rate / 8); /* spike */
 		} else if (i % 7 == 3) {
-			struct cake_autorate_input none = {.sent_bytes = r * TICK / 1000000000};
+			struct cake_autorate_input none = {.shaped_bytes = r * TICK / 1000000000};
 
 			r = cake_autorate_tick(&a, &none, now); /* no sample */
 		} else {
@@ -208,7 +208,7 @@ Test(autorate, a_huge_delivered_count_does_not_wrap)
 {
 	struct cake_autorate a = make(1, 100, 40);
 	struct cake_autorate_input in = {
-		.sent_bytes = MBIT(40) / 20,
+		.shaped_bytes = MBIT(40) / 20,
 		.sig = {.owd_samples = 8, .owd_flows = 2, .qdelay_us = 30000,
 			.delivered_bytes = UINT64_C(18446744074)}, /* x 10^9 wraps to ~2.9e8 */
 	};
@@ -389,7 +389,7 @@ Test(autorate, an_ingress_cut_on_a_short_path_drains_in_100_ms)
 	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
 					 .start_rate = MBIT(4), .ingress = true};
 	struct cake_autorate_input in = {
-		.sent_bytes = MBIT(4) / 20,
+		.shaped_bytes = MBIT(4) / 20,
 		.sig = {.owd_samples = 8, .owd_flows = 2, .qdelay_us = 1000, .rtt_samples = 4,
 			.rtt_min_us = 1000, .delivered_bytes = MBIT(4) / 20},
 	};

@@ -14,9 +14,10 @@
 /*
  * 30 packets arrive at once where 25 fit: 5 are pruned. The 25 others then leave one
  * serialisation time apart; in ingress mode the 5 dropped ones used up their own slots
- * too, so the last packet leaves 5 slots later.
+ * too, so the last packet leaves 5 slots later, and the bytes the shaper charged
+ * (cake_shaped_bytes, what autorate weighs its rate against) count them.
  */
-static uint64_t drain_time(bool ingress, uint64_t *dropped)
+static uint64_t drain_time(bool ingress, uint64_t *dropped, uint64_t *shaped)
 {
 	struct cake_options o = h_opts_rate(H_MBIT(10));
 	struct harness *h;
@@ -37,6 +38,7 @@ static uint64_t drain_time(bool ingress, uint64_t *dropped)
 	h_run(h, t0 + MS(100));
 	cr_assert_eq(h->src[s].sent_pkts, 25);
 	*dropped = h->drops[CAKE_DROP_OVERLIMIT];
+	*shaped = cake_shaped_bytes(h->q);
 	last = h->src[s].last_ns - t0;
 	h_free_all(h);
 	return last;
@@ -45,12 +47,14 @@ static uint64_t drain_time(bool ingress, uint64_t *dropped)
 Test(cake_ingress, drops_use_up_the_shaper)
 {
 	const uint64_t slot = 1500ull * 1000000000ull / H_MBIT(10); /* 1.2 ms */
-	uint64_t egress, ingress, d1, d2;
+	uint64_t egress, ingress, d1, d2, s1, s2;
 
-	egress = drain_time(false, &d1);
-	ingress = drain_time(true, &d2);
+	egress = drain_time(false, &d1, &s1);
+	ingress = drain_time(true, &d2, &s2);
 	cr_assert_eq(d1, 5);
 	cr_assert_eq(d2, 5);
+	cr_assert_eq(s1, 25 * 1500);
+	cr_assert_eq(s2, 30 * 1500);
 	cr_assert(egress >= 24 * slot - 10 && egress <= 24 * slot + 10, "egress %lu",
 		  (unsigned long)egress);
 	cr_assert(ingress >= 29 * slot - 10 && ingress <= 29 * slot + 10, "ingress %lu",

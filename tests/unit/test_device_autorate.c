@@ -251,6 +251,14 @@ static uint64_t rate_in_force(void)
 	return o.rate_bytes_per_sec;
 }
 
+/* A uploads over a 100 Mbit/s link for ms with A's CAKE set to options. */
+static void upload_with(const char *options, unsigned int ms)
+{
+	up.rate = MBIT(100);
+	set_cake(options);
+	run(ms, a_sends_tcp);
+}
+
 Test(device_autorate, off_by_default_and_with_a_fixed_rate)
 {
 	cr_assert_null(A.dev.tcpts);
@@ -316,9 +324,7 @@ Test(device_autorate, off_keeps_the_rate_and_frees_everything)
 {
 	uint64_t reached;
 
-	up.rate = MBIT(100);
-	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");
-	run(2000, a_sends_tcp);
+	upload_with("bandwidth 20mbit autorate 2mbit 80mbit", 2000);
 	reached = rate_in_force();
 	cr_assert_neq(reached, MBIT(20));
 	set_cake("autorate off");
@@ -334,9 +340,7 @@ Test(device_autorate, other_words_keep_the_controller_a_new_range_restarts_it)
 	const struct wg_autorate *ar;
 	uint64_t reached;
 
-	up.rate = MBIT(100);
-	set_cake("bandwidth 20mbit autorate 2mbit 80mbit");
-	run(2000, a_sends_tcp);
+	upload_with("bandwidth 20mbit autorate 2mbit 80mbit", 2000);
 	ar = A.dev.egress.autorate;
 	reached = rate_in_force();
 	set_cake("diffserv4");
@@ -346,6 +350,29 @@ Test(device_autorate, other_words_keep_the_controller_a_new_range_restarts_it)
 	cr_assert_not_null(A.dev.egress.autorate);
 	cr_assert_eq(A.dev.egress.autorate->ctl.cfg.max_rate, MBIT(40));
 	cr_assert_leq(rate_in_force(), MBIT(40), "restarted from where it was, in the range");
+}
+
+/*
+ * The controller weighs its rate against the bytes the CAKE charged since its last tick
+ * (cake_shaped_bytes). One started on an instance that has sent for a second counts from
+ * its start: its first tick sees a tick's worth at most, not the second's.
+ */
+Test(device_autorate, a_new_controller_counts_the_shaped_bytes_from_its_start)
+{
+	const struct cake_autorate *ctl;
+	uint64_t attached;
+
+	upload_with("bandwidth 20mbit", 1000);
+	cr_assert_gt(cake_shaped_bytes(A.dev.egress.q), MBIT(20) / 2, "a second at 20 Mbit/s");
+	set_cake("autorate 2mbit 80mbit");
+	cr_assert_not_null(A.dev.egress.autorate);
+	ctl = &A.dev.egress.autorate->ctl;
+	attached = now;
+	run(CAKE_AUTORATE_TICK_NS / NS_PER_MS + 2, a_sends_tcp);
+	cr_assert_gt(ctl->last_tick_ns, attached, "ticked");
+	cr_assert_gt(ctl->prev_shaped, 0);
+	cr_assert_leq(ctl->prev_shaped, MBIT(20) * CAKE_AUTORATE_TICK_NS / 1000000000 * 11 / 10,
+		      "%llu bytes", (unsigned long long)ctl->prev_shaped);
 }
 
 Test(device_autorate, ingress_instance_has_its_own_controller)

@@ -47,7 +47,7 @@ struct cake_link {
 	struct cake *q[CAKE_LINK_DIRS];
 	struct cake_ops ops;
 	uint64_t wake[CAKE_LINK_DIRS];
-	uint64_t rate[CAKE_LINK_DIRS], sent[CAKE_LINK_DIRS];
+	uint64_t rate[CAKE_LINK_DIRS], shaped_at[CAKE_LINK_DIRS]; /* at the last tick */
 	struct fifo bneck[CAKE_LINK_DIRS], prop[CAKE_LINK_DIRS];
 	uint64_t limit[CAKE_LINK_DIRS]; /* bottleneck FIFO bytes, 0 unlimited */
 	struct cake_tcpts *ts;
@@ -242,7 +242,6 @@ static void serve_cake(struct cake_link *s, enum cake_link_dir d)
 			break;
 		struct link_pkt *p = (struct link_pkt *)cp;
 
-		s->sent[d] += p->wire;
 		if (d == CAKE_LINK_UP) {
 			tap(s, p, CAKE_LINK_UP); /* OUT: as it leaves the egress CAKE */
 			to_bneck(s, p, CAKE_LINK_UP);
@@ -356,10 +355,11 @@ static void policy(struct cake_link *s)
 	s->next_tick = s->now + CAKE_AUTORATE_TICK_NS;
 	cake_tcpts_take(s->ts, sig);
 	for (int d = 0; d < CAKE_LINK_DIRS; d++) {
-		struct cake_autorate_input in = { .sig = sig[d], .sent_bytes = s->sent[d],
+		uint64_t shaped = cake_shaped_bytes(s->q[d]);
+		struct cake_autorate_input in = { .sig = sig[d], .shaped_bytes = shaped - s->shaped_at[d],
 						  .backlogged = cake_backlog_bytes(s->q[d]) > 0 };
 
-		s->sent[d] = 0;
+		s->shaped_at[d] = shaped;
 		if (s->has_ar[d])
 			set_rate(s, d, cake_autorate_tick(&s->ar[d], &in, s->now));
 	}
