@@ -87,22 +87,22 @@
  * found 60 or 100 ms within noise, before the busy run's first cut near C.)
  * Ingress (the senders are remote, and a deep dip reaches them only as CAKE's drops,
  * which cost goodput for several RTTs): k = (d - T) / DRAIN, in [5/100, 7/10] (DRAIN =
- * 500 ms), in proportion to the excess, so the standing queue drains in about DRAIN. On a short path (base
- * RTT at most EARLY_RTT_MAX) DRAIN_SHORT, 100 ms: there the senders answer a drop
- * within a millisecond, and at 500 ms the queue of a 5x drop stood above 15 ms for
- * 0.6-0.9 s (test_sim_link's short_path_drop_drains_fast: median 720 -> 220 ms; 24
- * seeds of the benchmark's traces at 0.3 ms, download p99 lte -11.4 +- 1.4 ms, lte
- * rrul -14.5 +- 1.7, wifi -13.4 +- 1.9, wifi rrul -9.8 +- 3.5, goodput -0.003 to
+ * 500 ms), in proportion to the excess, so the standing queue drains in about DRAIN. On
+ * a short path (base RTT at most EARLY_RTT_MAX) DRAIN_SHORT, 100 ms: there the senders
+ * answer a drop within a millisecond, and at 500 ms the queue of a 5x drop stood above
+ * 15 ms for 0.6-0.9 s (test_sim_link's short_path_drop_drains_fast: median 720 -> 220
+ * ms; 24 seeds of the benchmark's traces at 0.3 ms, download p99 lte -11.4 +- 1.4 ms,
+ * lte rrul -14.5 +- 1.7, wifi -13.4 +- 1.9, wifi rrul -9.8 +- 3.5, goodput -0.003 to
  * -0.028; 50 ms took 3-8 ms more off for twice the goodput). (Tried, not kept: the
- * egress drain on ingress too took the LTE-like downloads' goodput from 0.74 to 0.66
- * in test_sim_link.) While an ingress cut drains and the queue still grows (below),
- * which D >= R does not rule out there (the remote senders' windows grow, and what
- * stood in CAKE's queue when the link fell arrives still), the cut goes on from the
- * capacity seen, as deep as the larger excess asks (test_sim_link's rrul 40 -> 6
- * Mbit/s downlink drop at 40 ms: the queue drained in 0.54-0.65 s over 8 seeds, was
- * 0.8-3.6; 24 seeds of the benchmark's traces, paired: download p99 lte -11.7 +- 3.1 ms
- * at 40 ms, lte rrul -4.9 +- 1.8 and wifi rrul -6.7 +- 2.3 at 0.3 ms, the rest within 3
- * ms; the wifi rrul uploads at 40 ms -10.4 +- 6.4; goodput within -0.012).
+ * egress drain on ingress too took the LTE-like downloads' goodput from 0.74 to 0.66 in
+ * test_sim_link.) While an ingress cut drains and the queue still grows (below), which D
+ * >= R does not rule out there (the remote senders' windows grow, and what stood in
+ * CAKE's queue when the link fell arrives still), the cut goes on from the capacity
+ * seen, as deep as the larger excess asks (test_sim_link's rrul 40 -> 6 Mbit/s downlink
+ * drop at 40 ms: the queue drained in 0.54-0.65 s over 8 seeds, was 0.8-3.6; 24 seeds of
+ * the benchmark's traces, paired: download p99 lte -11.7 +- 3.1 ms at 40 ms, lte rrul
+ * -4.9 +- 1.8 and wifi rrul -6.7 +- 2.3 at 0.3 ms, the rest within 3 ms; the wifi rrul
+ * uploads at 40 ms -10.4 +- 6.4; goodput within -0.012).
  * Either way, a cut below R/2 needs d >= 2T in this tick and d > T in the one before;
  * else it is a x0.95 step, "put off" (D may be ACKs held up in the other direction's
  * queue, one tick's few samples may be delayed ACKs). Once cut, it is draining: a
