@@ -516,6 +516,24 @@ static uint64_t tick_on(struct cake_autorate *a, uint64_t now, uint32_t rtt_us, 
 }
 
 /*
+ * On a short path (a 1 ms base RTT) our own senders answer a cut within a millisecond,
+ * and the queue a drop left drains in 60 ms, not 200: 24 ms of it is k = 24/60, at
+ * C x (1 - k) for 60 ms, then back to 0.92 x C.
+ */
+Test(autorate, an_upload_cut_on_a_short_path_drains_in_60_ms)
+{
+	struct cake_autorate a = make(1, 100, 4);
+	uint64_t cut, k = 24000 * 1024 / 60000, now = TICK;
+
+	tick_on(&a, now, 1000, 1000, 4, 4);
+	cut = tick_on(&a, now += TICK, 1000, 24000, 4, 4);
+	cr_assert_eq(cut, MBIT(4) * (1024 - k) / 1024, "%lu", (unsigned long)cut);
+	cr_assert_eq(tick_on(&a, now += TICK, 1000, 20000, 2.4, 4), cut, "50 ms: draining");
+	cr_assert_eq(tick_on(&a, now += TICK, 1000, 15000, 2.4, 4), MBIT(4) * 942 / 1024,
+		     "drained by 60 ms");
+}
+
+/*
  * On a path of rtt_us, one direction (egress, or ingress): the capacity 30 Mbit/s is
  * seen in a bloat, then the link drops to 6 (two ticks of 300 ms queue, the deep cut;
  * drained), and the rate re-bloats at the dip's level. Leaves the controller at the
