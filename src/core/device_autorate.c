@@ -205,14 +205,15 @@ static bool tick_instance(struct wg_device *dev, struct wg_egress *eg, const cha
 			  const struct cake_signal *sig, uint64_t now_ns)
 {
 	struct wg_autorate *ar = eg->autorate;
+	uint64_t shaped = cake_shaped_bytes(eg->q);
 	struct cake_autorate_input in = {
 		.sig = *sig,
-		.shaped_bytes = cake_shaped_bytes(eg->q) - ar->shaped_at_tick,
+		.shaped_bytes = shaped - ar->shaped_at_tick,
 		.backlogged = cake_backlog_bytes(eg->q) > 0,
 	};
 	uint64_t rate = cake_autorate_tick(&ar->ctl, &in, now_ns);
 
-	ar->shaped_at_tick += in.shaped_bytes;
+	ar->shaped_at_tick = shaped;
 	if (rate != ar->rate) {
 		struct cake_options o = {.present = CAKE_OPT_RATE, .rate_bytes_per_sec = rate};
 

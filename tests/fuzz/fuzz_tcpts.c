@@ -30,9 +30,11 @@ static void take(struct cake_tcpts *t, struct cake_autorate ar[2], uint64_t now)
 
 	cake_tcpts_take(t, sig);
 	for (int d = 0; d < CAKE_TCPTS_DIRS; d++) {
-		struct cake_autorate_input in = {.sig = sig[d],
-						 .shaped_bytes = sig[d].delivered_bytes + (now & 0xffff),
-						 .backlogged = now & 1};
+		struct cake_autorate_input in = {
+			.sig = sig[d],
+			.shaped_bytes = sig[d].delivered_bytes + (now & 0xffff),
+			.backlogged = now & 1,
+		};
 		uint64_t r;
 
 		check_signal(&sig[d]);

@@ -636,7 +636,8 @@ Test(autorate, a_recall_goes_half_of_the_way_back_at_once)
 		      (unsigned long)r, (unsigned long)before);
 	cr_assert_leq(r * r, before * recall + before * recall / 64, "%lu from %lu",
 		      (unsigned long)r, (unsigned long)before);
-	/* the next tick, CAKE backlogged (the two ticks' rate is still half the old one's) */
+	/* the next tick, CAKE backlogged: over the two ticks S is about 3/4 of the new rate,
+	 * under 8/10 of it, so the backlog is what calls the shaper full */
 	in = input_on(1000, 500, (double)r * 8 / 1e6, (double)r * 8 / 1e6);
 	in.backlogged = true;
 	before = r;

@@ -356,8 +356,11 @@ static void policy(struct cake_link *s)
 	cake_tcpts_take(s->ts, sig);
 	for (int d = 0; d < CAKE_LINK_DIRS; d++) {
 		uint64_t shaped = cake_shaped_bytes(s->q[d]);
-		struct cake_autorate_input in = { .sig = sig[d], .shaped_bytes = shaped - s->shaped_at[d],
-						  .backlogged = cake_backlog_bytes(s->q[d]) > 0 };
+		struct cake_autorate_input in = {
+			.sig = sig[d],
+			.shaped_bytes = shaped - s->shaped_at[d],
+			.backlogged = cake_backlog_bytes(s->q[d]) > 0,
+		};
 
 		s->shaped_at[d] = shaped;
 		if (s->has_ar[d])
