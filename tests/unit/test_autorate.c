@@ -380,10 +380,10 @@ Test(autorate, an_ingress_cut_stays_proportional)
 
 /*
  * On a short path (a 1 ms base RTT) the remote senders answer CAKE's drops within a
- * millisecond, so the ingress cut drains the excess in 100 ms, not 500: about 24 ms
- * over T is k = 24/100 (on a 40 ms path x 0.95, the smallest cut).
+ * millisecond, so the ingress cut drains the excess in 50 ms, not 500: about 14 ms
+ * over T is k = 14/50 (on a 40 ms path x 0.95, the smallest cut).
  */
-Test(autorate, an_ingress_cut_on_a_short_path_drains_in_100_ms)
+Test(autorate, an_ingress_cut_on_a_short_path_drains_in_50_ms)
 {
 	struct cake_autorate a;
 	struct cake_autorate_config c = {.min_rate = MBIT(1), .max_rate = MBIT(100),
@@ -399,9 +399,9 @@ Test(autorate, an_ingress_cut_on_a_short_path_drains_in_100_ms)
 	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
 	cake_autorate_tick(&a, &in, TICK);
 	cake_autorate_get(&a, &st); /* T: 2 MTU times at the rate the first tick reached */
-	k = (30000 - st.target_us) * 1024 / 100000;
-	cr_assert_geq(k, 240, "%lu", (unsigned long)k);
-	in.sig.qdelay_us = 30000;
+	k = (20000 - st.target_us) * 1024 / 50000;
+	cr_assert_geq(k, 280, "%lu", (unsigned long)k);
+	in.sig.qdelay_us = 20000;
 	cut = cake_autorate_tick(&a, &in, 2 * TICK);
 	cr_assert_eq(cut, MBIT(4) * (1024 - k) / 1024, "%lu", (unsigned long)cut);
 }
@@ -453,17 +453,17 @@ Test(autorate, an_ingress_queue_that_still_grows_cuts_deeper)
 
 	cr_assert_eq(cake_autorate_init(&a, &c, 0), 0);
 	in.sig.rtt_samples = 4;
-	in.sig.rtt_min_us = 1000; /* a short path: the excess drains in 100 ms */
+	in.sig.rtt_min_us = 1000; /* a short path: the excess drains in 50 ms */
 	cake_autorate_tick(&a, &in, TICK);
 	in.sig.qdelay_us = 12000;
 	first = cake_autorate_tick(&a, &in, 2 * TICK);
 	cake_autorate_get(&a, &st);
 	cr_assert_eq(st.capacity, MBIT(40), "%lu", (unsigned long)st.capacity);
 	cr_assert_lt(first, MBIT(38), "%lu", (unsigned long)first);
-	in.sig.qdelay_us = 40000;
+	in.sig.qdelay_us = 30000;
 	second = cake_autorate_tick(&a, &in, 3 * TICK);
 	cake_autorate_get(&a, &st);
-	k = (40000 - st.target_us) * 1024 / 100000;
+	k = (30000 - st.target_us) * 1024 / 50000;
 	cr_assert_eq(second, MBIT(40) * (1024 - k) / 1024, "%lu", (unsigned long)second);
 	cr_assert_eq(cake_autorate_tick(&a, &in, 4 * TICK), second, "no longer growing");
 }

@@ -451,10 +451,11 @@ Test(sim_link, rrul_downlink_drop_leaves_the_uplink_alone)
  * A drop 30 -> 6 Mbit/s on a 1 ms path, uploads and (separately) downloads: the queue
  * of a 5x drop grows 4 ms per ms until the shaper follows, so what decides how long it
  * stands above 15 ms is how soon the first cut is deep and how fast the cut drains.
- * The median over SEEDS of that time, per direction: downloads 120 ms (220 before
- * ingress had early ticks and a cut that goes on while its queue grows, 720 when the
- * ingress drain took 500 ms on short paths too), uploads 190 ms (175 with the early
- * tick at 2T, which over the benchmark's traces was worse: autorate.c).
+ * The median over SEEDS of that time, per direction: downloads 110 ms (135 when the
+ * ingress drain took 100 ms on short paths, 220 before ingress had early ticks and a
+ * cut that goes on while its queue grows, 720 when that drain took 500 ms), uploads
+ * 100 ms (190 when their drain took 200 ms; 175 then with the early tick at 2T, which
+ * over the benchmark's traces was worse: autorate.c).
  */
 static double short_path_drop(enum cake_link_dir d, uint64_t seed)
 {
@@ -484,7 +485,7 @@ Test(sim_link, short_path_drop_drains_fast)
 			t[seed - 1] = short_path_drop((enum cake_link_dir)d, seed);
 		med = median_of_seeds(t);
 		printf("%s: median %.0f ms\n", d == CAKE_LINK_UP ? "upload" : "download", med * 1e3);
-		cr_assert_lt(med, d == CAKE_LINK_UP ? 0.30 : 0.17);
+		cr_assert_lt(med, d == CAKE_LINK_UP ? 0.30 : 0.125);
 	}
 }
 
