@@ -105,17 +105,15 @@
  * cakewg-sim, whose goodput cost had kept 100 ms, still shows one, which the benchmark
  * does not: 24 seeds at 0.3 ms, paired, download p99 -3.5 to -5.6 ms, goodput -0.019
  * to -0.022. Not kept: 30 ms, the rrul downloads' goodput -0.01 to -0.02, p99 within
- * noise.)
- * (Tried, not kept: the
- * egress drain on ingress too took the LTE-like downloads' goodput from 0.74 to 0.66 in
- * test_sim_link.) While an ingress cut drains and the queue still grows (below), which D
- * >= R does not rule out there (the remote senders' windows grow, and what stood in
- * CAKE's queue when the link fell arrives still), the cut goes on from the capacity
- * seen, as deep as the larger excess asks (test_sim_link's rrul 40 -> 6 Mbit/s downlink
- * drop at 40 ms: the queue drained in 0.54-0.65 s over 8 seeds, was 0.8-3.6; 24 seeds of
- * the benchmark's traces, paired: download p99 lte -11.7 +- 3.1 ms at 40 ms, lte rrul
- * -4.9 +- 1.8 and wifi rrul -6.7 +- 2.3 at 0.3 ms, the rest within 3 ms; the wifi rrul
- * uploads at 40 ms -10.4 +- 6.4; goodput within -0.012).
+ * noise.) (Tried, not kept: the egress drain on ingress too took the LTE-like downloads'
+ * goodput from 0.74 to 0.66 in test_sim_link.) While an ingress cut drains and the queue
+ * still grows (below), which D >= R does not rule out there (the remote senders' windows
+ * grow, and what stood in CAKE's queue when the link fell arrives still), the cut goes
+ * on from the capacity seen, as deep as the larger excess asks (test_sim_link's rrul 40
+ * -> 6 Mbit/s downlink drop at 40 ms: the queue drained in 0.54-0.65 s over 8 seeds, was
+ * 0.8-3.6; 24 seeds of the benchmark's traces, paired: download p99 lte -11.7 +- 3.1 ms
+ * at 40 ms, lte rrul -4.9 +- 1.8 and wifi rrul -6.7 +- 2.3 at 0.3 ms, the rest within 3
+ * ms; the wifi rrul uploads at 40 ms -10.4 +- 6.4; goodput within -0.012).
  * Either way, a cut below R/2 needs d >= 2T in this tick and d > T in the one before;
  * else it is a x0.95 step, "put off" (D may be ACKs held up in the other direction's
  * queue, one tick's few samples may be delayed ACKs). Once cut, it is draining: a
