@@ -330,9 +330,10 @@
  * one-way sample is timed by the kernel's receive stamp (wg_pkt_arrival_ns), which
  * alone took download goodput up by 0.03-0.16 (session20-ab). With those stamps
  * (session 25; doc/bench/2026-12-05-autorate-session25-ab.txt), over the last 8 packets
- * from T: the benchmark's rate fell by 40 % or more 15-25 times a run where its downlink
- * fell 5-6 times, as a pause of the far end (its daemon shares the 2 cores) shows as a
- * queue over T with arrivals below half, and real radio links deliver in bursts too;
+ * from T: the benchmark's rate fell by 40 % or more 13-31 times a run under rrul, 6-12
+ * with downloads alone, where its downlink fell 4-5 times and the rate without the rule
+ * 4-10 times; likely as a pause of the far end (its daemon shares the 2 cores) shows as
+ * a queue over T with arrivals below half, and real radio links deliver in bursts too;
  * rrul download goodput -0.08 (lte) and -0.19 (Wi-Fi); one such cut per bloat at most,
  * the same. Over the newest packets spanning 8 ms or more: no more deep cuts than
  * without, goodput within 0.01, six rounds: Wi-Fi downloads' p99 +26.5 -> +20.3 ms,
