@@ -253,7 +253,31 @@
  * within 1 ms; Wi-Fi within 0.002 and 2 ms, the rest byte-identical; starting the count
  * at 1/16 already within a quarter below P instead cost the Wi-Fi downloads 0.037,
  * whose link comes back to P itself). A recall is used once, and the bloat that ends
- * its climb (the capacity did not come back so far) sets none. Short paths only, where
+ * its climb (the capacity did not come back so far) sets none; its B is then no more
+ * than 1/16 over the capacity it saw, not the rate it began at (session 27): the leap
+ * overshot the link by up to half, and B at the overshoot made the next climb speed
+ * toward it and slow within a quarter below it, both above the link (the benchmark's
+ * lte rrul downloads, B at 35 Mbit/s on a 20 Mbit/s link, then a rise to 45: 20.9 -> 35
+ * in 0.55 s at the slowing pace). On ingress the leap also needs D, over the two ticks,
+ * within 1/16 of R (RECALL_FULL): a link that came back delivers what the shaper lets
+ * through, one still at the dip's level less (one benchmark round, lte and Wi-Fi
+ * downloads and rrul: 3 of 14 ingress leaps went up by half or more with the link
+ * unchanged and met a queue 20-40 ms later; one tick's D was 0.88-0.92 of R at those and
+ * 1.00-1.18 at the others). (The benchmark, lte and Wi-Fi downloads and rrul, seven
+ * rounds each against main, the order alternating, pooled: download goodput lte rrul
+ * 0.789 -> 0.802 (rounds 0.77-0.80 -> 0.79-0.81), its rise to 0.8 of the capacity
+ * 0.62 -> 0.48 s, lte downloads 0.822 -> 0.827, the Wi-Fi rows within 0.002, upload
+ * goodput lte rrul 0.680 -> 0.673 and Wi-Fi rrul 0.787 -> 0.792, p99 within the rounds'
+ * noise (lte rrul +32.8 -> +32.4 ms, Wi-Fi rrul +37.6 -> +41.7 over rounds of +30.6 to
+ * +64.7); the B rule alone, three rounds, lte rrul downloads 0.785, no gain without the
+ * D check. doc/bench/2026-12-05-autorate-session27-ab.txt.) (cakewg-sim, 8 seeds at
+ * 0.3 ms, paired: the B rule alone
+ * p99 -1.1 to -6.3 ms on the lte and Wi-Fi rows, goodput within 0.004 but lte
+ * downloads +0.013, steady and Starlink byte-identical; with the D check on top, within
+ * +-3 ms and 0.004, as the simulator's links deliver no noise to fake a rise. Not kept:
+ * every bloat's B at most 1/16 over C, which lost the memory of the rate before a drop
+ * that the climb back speeds toward: lte uploads -0.022, Starlink downloads -0.023.)
+ * Short paths only, where
  * a failed return shows within a few ms: at 40 ms B lies well above the capacity after
  * a drop (the climb to it overshot by a detection time), and the fast approach to it
  * cut again and again (test_sim_link's drop_40_to_6: in range after 3.7 s, was 2.0;
@@ -378,6 +402,8 @@ enum {
 	QUEUE_MAX_US = 500000,	/* the largest queue a cut drains */
 	PATH_MAX_US = 100000,  /* a longer path adds at most this; more is a queue */
 	PAST = 16,	       /* 1/64 over B: a rise, if no queue shows */
+	KNEE_SHIFT = 4,	       /* after a failed recall, B at most 1/16 over C */
+	RECALL_FULL = 960,     /* 15/16: on ingress a recall's leap needs D this near R */
 	TICKS_PER_DOUBLING = 2,
 	PROBE_RISE_SHIFT = 2,  /* 1/4 per tick: the fastest climb toward B with no queue */
 	RISE_STREAK_MAX = TICKS_PER_DOUBLING * (PROBE_SLOW_SHIFT - PROBE_RISE_SHIFT),
@@ -652,7 +678,7 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		    uint64_t now)
 {
 	uint64_t c = r->delivered, q, k;
-	bool from_busy = false;
+	bool from_busy = false, failed_recall;
 
 	if (!c) /* nothing delivered: no ACK came back, or the link stalls */
 		c = r->shaped < a->rate ? r->shaped : a->rate;
@@ -668,13 +694,18 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		if (a->cfg.ingress && a->capacity && a->capacity < c)
 			c = a->capacity; /* the remote senders outgrow a cut: deeper, from it */
 	}
+	failed_recall = !a->draining && a->recalling;
 	if (!a->draining) { /* a bloat that ends a recall's climb remembers none */
 		a->cut_from = a->recalling ? 0 : a->capacity;
 		a->recalling = false;
 	}
 	a->capacity = settle_capacity(r, c, from_busy);
-	if (!a->draining)
-		a->bloat_rate = a->rate;
+	if (!a->draining) {
+		uint64_t knee = a->capacity + (a->capacity >> KNEE_SHIFT);
+
+		/* a recall's climb overshot the link: the queue began near C, not at R */
+		a->bloat_rate = failed_recall && knee < a->rate ? knee : a->rate;
+	}
 	a->draining = true;
 	a->mark_ns = now;
 	a->floor_us = a->mark_us = d;
@@ -744,7 +775,8 @@ static void streak_floor(struct cake_autorate *a)
 	a->rise_streak = a->rise_streak > least ? a->rise_streak : least;
 }
 
-static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t now)
+static uint64_t probe(struct cake_autorate *a, const struct rates *r, uint32_t d, uint32_t t,
+		      uint64_t now)
 {
 	uint64_t step_fast = a->rate >> PROBE_FAST_SHIFT, step_slow = a->rate >> PROBE_SLOW_SHIFT;
 	uint64_t c = a->bloat_rate, dist, step;
@@ -755,7 +787,8 @@ static uint64_t probe(struct cake_autorate *a, uint32_t d, uint32_t t, uint64_t 
 	if (!c)
 		return a->rate + step_fast;
 	dist = (a->rate > c ? a->rate - c : c - a->rate) * FRAC_ONE / c;
-	if (recall && a->rate > c && dist >= PAST && no_queue) {
+	if (recall && a->rate > c && dist >= PAST && no_queue &&
+	    (!a->cfg.ingress || r->delivered >= frac(a->rate, RECALL_FULL))) {
 		/* the capacity rose past the dip's: back toward the one before it, half
 		 * of the way (in log) at once, then at the fastest climb while the shaper
 		 * stays full (see the top) */
@@ -921,7 +954,7 @@ static uint64_t decide(struct cake_autorate *a, const struct cake_autorate_input
 		return a->rate;
 	}
 	*why = CAKE_AUTORATE_PROBE;
-	return probe(a, d, t, now);
+	return probe(a, r, d, t, now);
 }
 
 uint64_t cake_autorate_tick(struct cake_autorate *a, const struct cake_autorate_input *in,

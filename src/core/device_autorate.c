@@ -12,15 +12,21 @@
 #include "src/core/device.h"
 
 /* A new controller starting at start (0: the middle of the range) into *out. */
-static int controller_new(const struct cake_options *o, uint64_t start, uint64_t now_ns,
-			  struct wg_autorate **out, char *err, size_t err_len)
+/*
+ * The controller of an instance. Its ingress rules (the senders' queue is before the
+ * shaper, out of its reach) follow where the instance sits, not tc-cake's `ingress`
+ * word, which only has CAKE charge its drops to the shaper: `CakeIngress = bandwidth
+ * 20mbit autorate 2mbit 80mbit` shapes arrivals all the same.
+ */
+static int controller_new(const struct cake_options *o, bool ingress, uint64_t start,
+			  uint64_t now_ns, struct wg_autorate **out, char *err, size_t err_len)
 {
 	struct cake_autorate_config cfg = {
 		.min_rate = o->autorate_min,
 		.max_rate = o->autorate_max,
 		.start_rate = start,
 		.target_us = o->autorate_target_us,
-		.ingress = o->ingress,
+		.ingress = ingress,
 	};
 	struct wg_autorate *ar = calloc(1, sizeof(*ar));
 
@@ -65,8 +71,8 @@ int wg_autorate_prepare(const struct wg_egress *eg, const struct cake_options *m
 	if (eg->autorate && !restarts(&eg->opts, merged)) {
 		*prepared = eg->autorate;
 	} else {
-		int ret = controller_new(merged, merged->rate_bytes_per_sec, now_ns, prepared, err,
-					 err_len);
+		int ret = controller_new(merged, eg->ingress, merged->rate_bytes_per_sec, now_ns,
+					 prepared, err, err_len);
 
 		if (ret)
 			return ret;

@@ -22,13 +22,13 @@ int wg_device_cake_check(const struct wg_device *dev, struct wg_device_cake_chan
 
 	memset(c, 0, sizeof(*c));
 	if (egress) {
-		ret = wg_egress_prepare(&dev->egress, egress, &c->egress, err, err_len, now_ns);
+		ret = wg_egress_prepare(&dev->egress, false, egress, &c->egress, err, err_len, now_ns);
 		if (ret)
 			return ret;
 		c->egress_opts = egress;
 	}
 	if (ingress && !is_off(ingress)) {
-		ret = wg_egress_prepare(dev->ingress, ingress, &c->ingress, err, err_len, now_ns);
+		ret = wg_egress_prepare(dev->ingress, true, ingress, &c->ingress, err, err_len, now_ns);
 		if (ret) {
 			wg_device_cake_abandon(c);
 			return ret;

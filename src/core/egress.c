@@ -187,14 +187,15 @@ static void reject(const char *options, char *err, size_t err_len)
 
 /* What a new instance starts with (wg_egress_init), for a change checked before it
  * exists: no queue, no controller. */
-static void fresh_instance(struct wg_egress *eg)
+static void fresh_instance(struct wg_egress *eg, bool ingress)
 {
 	memset(eg, 0, sizeof(*eg));
+	eg->ingress = ingress;
 	cake_options_defaults(&eg->opts);
 }
 
-int wg_egress_prepare(const struct wg_egress *eg, const char *options, struct wg_egress_change *ch,
-		      char *err, size_t err_len, uint64_t now_ns)
+int wg_egress_prepare(const struct wg_egress *eg, bool ingress, const char *options,
+		      struct wg_egress_change *ch, char *err, size_t err_len, uint64_t now_ns)
 {
 	struct wg_egress fresh;
 	struct cake_options change;
@@ -202,7 +203,7 @@ int wg_egress_prepare(const struct wg_egress *eg, const char *options, struct wg
 	int ret;
 
 	if (!eg) {
-		fresh_instance(&fresh);
+		fresh_instance(&fresh, ingress);
 		eg = &fresh;
 	}
 	memset(ch, 0, sizeof(*ch));

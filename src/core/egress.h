@@ -59,10 +59,11 @@ struct wg_egress_change {
 };
 
 /* Parses options and checks them against eg, or against a new instance's defaults when
- * eg is NULL (an instance to be created). Changes nothing. 0 (then commit or abandon
- * ch), or -EINVAL / -ENOMEM with a one-line message naming the bad word in err. */
-int wg_egress_prepare(const struct wg_egress *eg, const char *options, struct wg_egress_change *ch,
-		      char *err, size_t err_len, uint64_t now_ns);
+ * eg is NULL (an instance to be created, the ingress one if ingress). Changes nothing. 0
+ * (then commit or abandon ch), or -EINVAL / -ENOMEM with a one-line message naming the
+ * bad word in err. */
+int wg_egress_prepare(const struct wg_egress *eg, bool ingress, const char *options,
+		      struct wg_egress_change *ch, char *err, size_t err_len, uint64_t now_ns);
 /* Puts a prepared change in force on eg, the instance it was checked against (or the one
  * created since, for NULL) and not changed since. 0, or -EINVAL if CAKE refused it
  * after all (then as abandoned, and err says so, naming options). */

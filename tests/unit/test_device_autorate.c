@@ -375,6 +375,11 @@ Test(device_autorate, a_new_controller_counts_the_shaped_bytes_from_its_start)
 		      "%llu bytes", (unsigned long long)ctl->prev_shaped);
 }
 
+/*
+ * The ingress instance's controller follows the ingress rules (remote senders) whether
+ * or not tc-cake's `ingress` word is given, and the egress one the egress rules even
+ * with it: the word only has CAKE charge its drops to the shaper.
+ */
 Test(device_autorate, ingress_instance_has_its_own_controller)
 {
 	char err[160];
@@ -385,6 +390,11 @@ Test(device_autorate, ingress_instance_has_its_own_controller)
 	cr_assert_not_null(A.dev.tcpts);
 	cr_assert_null(A.dev.egress.autorate);
 	cr_assert_not_null(A.dev.ingress->autorate);
+	cr_assert(A.dev.ingress->autorate->ctl.cfg.ingress, "without the word `ingress`");
+	set_cake("bandwidth 20mbit autorate 2mbit 80mbit ingress");
+	cr_assert_not_null(A.dev.egress.autorate);
+	cr_assert_not(A.dev.egress.autorate->ctl.cfg.ingress, "the egress instance, `ingress` or not");
+	set_cake("autorate off");
 	run(200, a_sends_tcp);
 	cr_assert_eq(wg_device_set_cake(&A.dev, true, WG_DEVCONF_CAKE_INGRESS_OFF, err, sizeof(err),
 					now),

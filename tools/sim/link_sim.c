@@ -435,11 +435,13 @@ static int setup_dir(struct cake_link *s, enum cake_link_dir d)
 	s->rate[d] = o->rate_bytes_per_sec;
 	s->wake[d] = CAKE_TIME_NONE;
 	if (o->autorate && s->cfg.policy == CAKE_LINK_AS_CONFIGURED) {
+		/* the downlink's shaper is after its bottleneck: the controller's ingress
+		 * rules, with or without tc-cake's `ingress` word (as in the daemon) */
 		struct cake_autorate_config c = { .min_rate = o->autorate_min,
 						  .max_rate = o->autorate_max,
 						  .start_rate = o->rate_bytes_per_sec,
 						  .target_us = o->autorate_target_us,
-						  .ingress = o->ingress };
+						  .ingress = d == CAKE_LINK_DOWN };
 
 		if (cake_autorate_init(&s->ar[d], &c, s->now))
 			return -EINVAL;
