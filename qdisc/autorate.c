@@ -258,10 +258,10 @@
  * overshot the link by up to half, and B at the overshoot made the next climb speed
  * toward it and slow within a quarter below it, both above the link (the benchmark's
  * lte rrul downloads, B at 35 Mbit/s on a 20 Mbit/s link, then a rise to 45: 20.9 -> 35
- * in 0.55 s at the slowing pace). On ingress the leap also needs D, over the two ticks,
- * within 1/16 of R (RECALL_FULL): a link that came back delivers what the shaper lets
- * through, one still at the dip's level less (one benchmark round, lte and Wi-Fi
- * downloads and rrul: 3 of 14 ingress leaps went up by half or more with the link
+ * Mbit/s in 0.65 s, to 44.5 in 0.82 s). On ingress the leap also needs D, over the
+ * two ticks, within 1/16 of R (RECALL_FULL): a link that came back delivers what the
+ * shaper lets through, one still at the dip's level less (one benchmark round, lte and
+ * Wi-Fi downloads and rrul: 3 of 14 ingress leaps went up by half or more with the link
  * unchanged and met a queue 20-40 ms later; one tick's D was 0.88-0.92 of R at those and
  * 1.00-1.18 at the others). (The benchmark, lte and Wi-Fi downloads and rrul, seven
  * rounds each against main, the order alternating, pooled: download goodput lte rrul
@@ -271,13 +271,12 @@
  * noise (lte rrul +32.8 -> +32.4 ms, Wi-Fi rrul +37.6 -> +41.7 over rounds of +30.6 to
  * +64.7); the B rule alone, three rounds, lte rrul downloads 0.785, no gain without the
  * D check. doc/bench/2026-12-05-autorate-session27-ab.txt.) (cakewg-sim, 8 seeds at
- * 0.3 ms, paired: the B rule alone
- * p99 -1.1 to -6.3 ms on the lte and Wi-Fi rows, goodput within 0.004 but lte
- * downloads +0.013, steady and Starlink byte-identical; with the D check on top, within
- * +-3 ms and 0.004, as the simulator's links deliver no noise to fake a rise. Not kept:
- * every bloat's B at most 1/16 over C, which lost the memory of the rate before a drop
- * that the climb back speeds toward: lte uploads -0.022, Starlink downloads -0.023.)
- * Short paths only, where
+ * 0.3 ms, paired: the B rule alone p99 -1.1 to -6.3 ms on the lte and Wi-Fi rows,
+ * goodput within 0.004 but lte downloads +0.013, steady and Starlink byte-identical;
+ * with the D check on top, within +-3 ms and 0.004, as the simulator's links deliver no
+ * noise to fake a rise. Not kept: every bloat's B at most 1/16 over C, which lost the
+ * memory of the rate before a drop that the climb back speeds toward: lte uploads
+ * -0.022, Starlink downloads -0.023.) Short paths only, where
  * a failed return shows within a few ms: at 40 ms B lies well above the capacity after
  * a drop (the climb to it overshot by a detection time), and the fast approach to it
  * cut again and again (test_sim_link's drop_40_to_6: in range after 3.7 s, was 2.0;
@@ -678,7 +677,7 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		    uint64_t now)
 {
 	uint64_t c = r->delivered, q, k;
-	bool from_busy = false, failed_recall;
+	bool from_busy = false;
 
 	if (!c) /* nothing delivered: no ACK came back, or the link stalls */
 		c = r->shaped < a->rate ? r->shaped : a->rate;
@@ -694,17 +693,15 @@ static uint64_t cut(struct cake_autorate *a, const struct rates *r, uint32_t d, 
 		if (a->cfg.ingress && a->capacity && a->capacity < c)
 			c = a->capacity; /* the remote senders outgrow a cut: deeper, from it */
 	}
-	failed_recall = !a->draining && a->recalling;
-	if (!a->draining) { /* a bloat that ends a recall's climb remembers none */
+	if (!a->draining) /* a bloat that ends a recall's climb remembers none */
 		a->cut_from = a->recalling ? 0 : a->capacity;
-		a->recalling = false;
-	}
 	a->capacity = settle_capacity(r, c, from_busy);
 	if (!a->draining) {
 		uint64_t knee = a->capacity + (a->capacity >> KNEE_SHIFT);
 
 		/* a recall's climb overshot the link: the queue began near C, not at R */
-		a->bloat_rate = failed_recall && knee < a->rate ? knee : a->rate;
+		a->bloat_rate = a->recalling && knee < a->rate ? knee : a->rate;
+		a->recalling = false;
 	}
 	a->draining = true;
 	a->mark_ns = now;

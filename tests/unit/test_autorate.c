@@ -787,7 +787,7 @@ Test(autorate, a_recall_climbs_to_the_old_capacity_at_full_pace)
  * much as the last leap took (here 6 -> 12 Mbit/s against a link still at 6). B is then
  * the capacity that bloat saw plus 1/16, not the rate it began at: else the next climb
  * treats the overshoot as the link's knee, slows within a quarter below it and creeps
- * when the link does rise (the benchmark's lte rrul downloads: 20.9 -> 35 Mbit/s in 0.8
+ * when the link does rise (the benchmark's lte rrul downloads: 20.9 -> 35 Mbit/s in 0.65
  * s of a 20 -> 45 rise, after such a bloat at 35), and while the link stays at the dip's
  * level the climb toward the stale B speeds up to 1/4 per tick and overshoots again.
  * From the settle to 24 Mbit/s, the link back at 30: 19 ticks, 21 with B at the
