@@ -276,7 +276,18 @@
  * with the D check on top, within +-3 ms and 0.004, as the simulator's links deliver no
  * noise to fake a rise. Not kept: every bloat's B at most 1/16 over C, which lost the
  * memory of the rate before a drop that the climb back speeds toward: lte uploads
- * -0.022, Starlink downloads -0.023.) Short paths only, where
+ * -0.022, Starlink downloads -0.023. Nor, session 29, on ingress the leap below B too,
+ * once D came within 1/16 of R at R >= 9/8 of the capacity the last cut saw: after a
+ * drop B is the stale rate its bloat began at, and the climb far below it starts from
+ * 1/256. The benchmark, the same rows, seven rounds each against main, alternating:
+ * Wi-Fi rrul downloads 0.773 -> 0.781, but lte downloads 0.820 -> 0.809 (the rounds'
+ * sd 0.007-0.009) and Wi-Fi downloads 0.819 -> 0.810, the shaper's 200 ms samples over
+ * 1.5 x the capacity 3 -> 6 and 7 -> 12: most likely the capacity a cut sees in a dip
+ * lies more than 1/8 below the dip's own at times, D at R then says nothing, the leap
+ * overshoots and spends the recall the real return needed. cakewg-sim, 8 seeds at 0.3
+ * ms, paired, whose links deliver what the cut sees: Wi-Fi downloads and rrul downloads
+ * +0.012/+0.013, lte within 0.005, lte rrul p99 +2.3 ms; at 40 ms byte-identical.
+ * doc/bench/2026-12-06-autorate-session29-ab.txt.) Short paths only, where
  * a failed return shows within a few ms: at 40 ms B lies well above the capacity after
  * a drop (the climb to it overshot by a detection time), and the fast approach to it
  * cut again and again (test_sim_link's drop_40_to_6: in range after 3.7 s, was 2.0;
