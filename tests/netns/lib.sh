@@ -119,6 +119,13 @@ start_wggo() {
 	wait_for 5 test -S "/var/run/wireguard/$2.sock" || die "wireguard-go $2 did not start"
 }
 
+# uapi_gone SECS IFNAME: wait up to SECS for IFNAME's UAPI socket file to go. A daemon
+# that dropped privileges leaves its unlinking to the janitor (src/edge/uapi_janitor.h),
+# which runs a moment after the daemon's end.
+uapi_gone() {
+	wait_for "$1" sh -c "[ ! -e /var/run/wireguard/$2.sock ]"
+}
+
 # start_cakewg NS IFNAME: cakewg in the foreground, in the background of this shell.
 start_cakewg() {
 	n "$1" env LOG_LEVEL=verbose "$CAKEWG" -f "$2" >"$TMP/cakewg-$2.log" 2>&1 &

@@ -444,8 +444,7 @@ start_cakewg a "${P}wa"
 pid=$(cakewg_pid a "${P}wa")
 n a ip link del "${P}wa"
 wait_for 3 sh -c "! kill -0 $pid" || die "the daemon outlived its device"
-# the janitor unlinks the socket once the daemon's pipe closes, a moment after its end
-wait_for 2 sh -c "[ ! -e /var/run/wireguard/${P}wa.sock ]" || die "the UAPI socket was left behind"
+uapi_gone 2 "${P}wa" || die "the UAPI socket was left behind"
 teardown_pair
 
 log "== a ~34 KB tunnel MTU over an IPv4 and an IPv6 underlay"

@@ -145,7 +145,7 @@ wait $! || rc=$?
 [ $rc = $((128 + 31)) ] || { cat "$TMP/cakewg-${P}wk.log"; die "exit status $rc, not SIGSYS"; }
 log "the daemon ended with status $rc (SIGSYS); the kernel's last such line:"
 dmesg | grep 'type=1326 .*comm="cakewg" .* sig=31 .* syscall=165 ' | tail -n 1 | sed 's/^/    /'
-wait_for 2 sh -c "[ ! -e /var/run/wireguard/${P}wk.sock ]" || die "the killed daemon's socket is left"
+uapi_gone 2 "${P}wk" || die "the killed daemon's socket is left"
 n a env LOG_LEVEL=verbose CAKEWG_SECCOMP=log CAKEWG_TEST_FORBIDDEN_SYSCALL=1 "$CAKEWG" -f "${P}wl" \
 	>"$TMP/cakewg-${P}wl.log" 2>&1 &
 wait_for 5 test -S "/var/run/wireguard/${P}wl.sock" || die "the log-mode daemon did not start"

@@ -116,7 +116,7 @@ ping_ok a 198.19.0.2 || die "the tunnel broke"
 
 log "== cakewg up hands the name over too, and SaveConfig keeps it"
 n a ip link del "$A"
-wait_for 5 sh -c "! test -S /var/run/wireguard/$A.sock" || die "the daemon did not go"
+uapi_gone 5 "$A" || die "the daemon did not go"
 cat >"$TMP/$A.conf" <<EOC
 [Interface]
 PrivateKey = $(cat "$TMP/a.key")

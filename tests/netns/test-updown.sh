@@ -216,7 +216,7 @@ errors=$(grep -v '^\[#\] ' "$TMP/up.err" || true)
 [ "$errors" = "cakewg: $TMP/$A.conf: the daemon for \`$A' did not start (see the system log)" ] ||
 	{ cat "$TMP/up.err"; die "wrong message when the daemon fails"; }
 n b ip link del "$A"
-wait_for 5 sh -c "[ ! -e /var/run/wireguard/$A.sock ]" || die "the daemon in b did not exit"
+uapi_gone 5 "$A" || die "the daemon in b did not exit"
 unchanged "daemon failure"
 
 log "== broken files and failing steps: exit 1, one error line, nothing left"
