@@ -287,8 +287,13 @@
  * overshoots and spends the recall the real return needed. cakewg-sim, 8 seeds at 0.3
  * ms, paired, whose links deliver what the cut sees: Wi-Fi downloads and rrul downloads
  * +0.012/+0.013, lte within 0.005, lte rrul p99 +2.3 ms; at 40 ms byte-identical.
- * doc/bench/2026-12-06-autorate-session29-ab.txt.) Short paths only, where
- * a failed return shows within a few ms: at 40 ms B lies well above the capacity after
+ * doc/bench/2026-12-06-autorate-session29-ab.txt. Nor, session 30, a failed leap's cut
+ * taking C from the tick after the leap alone, as the two ticks' D holds one at the
+ * dip's rate (a unit run, a link back only to 9 Mbit/s: C 7.86, B below the link): the
+ * same rows, seven rounds each, rrul downloads lte 0.800 -> 0.795, Wi-Fi 0.781 ->
+ * 0.778, rrul uploads lte +0.016, Wi-Fi -0.008, each about one sd of the rounds;
+ * cakewg-sim within 0.006. doc/bench/2026-12-06-autorate-session30-ab.txt.) Short
+ * paths only, where a failed return shows within a few ms: at 40 ms B lies well above the capacity after
  * a drop (the climb to it overshot by a detection time), and the fast approach to it
  * cut again and again (test_sim_link's drop_40_to_6: in range after 3.7 s, was 2.0;
  * steady_20_tight_bounds' p99 over 10 ms).

@@ -41,6 +41,9 @@ TBF_RATE_BPS=20000000 # the tbf's rate, bits per second
 TBF_BOUND=65536
 # CAKE's quantum: a sparse flow's packet waits for at most one of the bulk's ahead of it.
 CAKE_QUANTUM=1514
+# The ring's read rate: sampled every READ_SAMPLE_MS, its slowest over READ_WINDOW_MS.
+READ_SAMPLE_MS=20
+READ_WINDOW_MS=100
 # Starved stalls it takes the byte limit's slack to span its range (see bottleneck()).
 BQL_STEER_STALLS=18
 # Ping loss: the flood is more than the daemon can read at once, so the TUN ring
@@ -55,8 +58,11 @@ LOSS_SIGMAS=4
 # The ping's p99 through the tunnel during the flood, from what the ping waits behind:
 #  - the TUN ring, a FIFO: at most its length (tx_queue_len) of packets ahead of the
 #    ping, full when the flood outruns the daemon, which reads them at its rate; the
-#    slowest rate of the samples (each half a second, ring_counts) is taken, so that
-#    the machine's busy phases in this run count;
+#    slowest rate over any READ_WINDOW_MS of the flood is taken (read_rates), so that
+#    the machine's busy phases in this run count. The p99 of 140 pings is about the
+#    second worst, so one stall of a tenth of a second sets it: samples of half a
+#    second averaged such a stall away (a short tbf queue, session 29: p99 25.2 ms
+#    against a bound of 19.6);
 #  - CAKE: the ping is a sparse flow, served before the bulk: one quantum at most;
 #  - below CAKE: the socket's bytes, the tbf's among them, at most the byte limit (the
 #    largest sampled), drained at the tbf's rate;
@@ -81,12 +87,11 @@ print(int(m.group(1)) * (1000 if m.group(2) else 1) if m else 0)'
 # flood NAME: the UDP flood with the latency probe; sets MEM_MAX (the largest memory in
 # use sampled), MEM_LIMIT, TBF_MAX (the largest tbf backlog sampled), BQL_MAX (the
 # largest byte limit sampled), READS_MIN (the slowest rate, in packets per second, at
-# which the daemon read the TUN ring between two samples while the flood ran), PING
+# which the daemon read the TUN ring over READ_WINDOW_MS while the flood ran), PING
 # (ping_stats) and FLOOD (the senders' Mbit/s).
 flood() {
-	local name=$1 flood_pid ping_pid end sample t0 t took prev_t= prev_took
+	local name=$1 flood_pid ping_pid sampler_pid end sample
 	iperf_server b 5201
-	t0=$(date +%s%N)
 	n a timeout $((FLOOD_SECS + 20)) iperf3 -c 198.19.0.2 -u -b 200M -P 4 -t "$FLOOD_SECS" -J \
 		>"$TMP/flood-$name.json" 2>&1 &
 	flood_pid=$!
@@ -94,17 +99,13 @@ flood() {
 	n a ping -i 0.05 -c $((FLOOD_SECS * 20 - 20)) -w $((FLOOD_SECS + 5)) 198.19.0.2 \
 		>"$TMP/ping-$name.txt" 2>&1 &
 	ping_pid=$!
-	MEM_MAX=0 TBF_MAX=0 BQL_MAX=0 READS_MIN=
+	# the ring's read rate while the pings run (the flood's first and last half second
+	# are no part of it)
+	read_sampler "$TMP/reads-$name.txt" $((FLOOD_SECS - 1)) &
+	sampler_pid=$!
+	MEM_MAX=0 TBF_MAX=0 BQL_MAX=0
 	end=$((SECONDS + FLOOD_SECS))
 	while [ $SECONDS -lt $end ]; do
-		t=$(date +%s%N)
-		read -r _ took <<<"$(ring_counts)"
-		# what the ring took is what the daemon read of it, to within the ring's length
-		if [ -n "$prev_t" ] && [ $((t - t0)) -lt $((FLOOD_SECS * 1000000000)) ]; then
-			sample=$(((took - prev_took) * 1000000000 / (t - prev_t)))
-			[ -z "$READS_MIN" ] || [ "$sample" -lt "$READS_MIN" ] && READS_MIN=$sample
-		fi
-		prev_t=$t prev_took=$took
 		sample=$(jget "$(cake_json "${P}wa")" "'%d %d' % (j['memory_used'], j['memory_limit'])")
 		read -r used MEM_LIMIT <<<"$sample"
 		[ "$used" -gt "$MEM_MAX" ] && MEM_MAX=$used
@@ -117,6 +118,8 @@ flood() {
 	done
 	wait $flood_pid || { cat "$TMP/flood-$name.json"; die "$name: the flood failed"; }
 	wait $ping_pid || true
+	wait $sampler_pid || die "$name: the ring's read sampler failed"
+	READS_MIN=$(read_rates "$TMP/reads-$name.txt")
 	PING=$(ping_stats "$TMP/ping-$name.txt")
 	FLOOD=$(iperf_json "$TMP/flood-$name.json" "round(r['end']['sum']['bits_per_second'] / 1e6)")
 }
@@ -125,6 +128,39 @@ flood() {
 ring_counts() {
 	echo "$(n a cat "/sys/class/net/${P}wa/statistics/tx_dropped")" \
 		"$(n a cat "/sys/class/net/${P}wa/statistics/tx_packets")"
+}
+
+# read_sampler FILE SECS: for SECS, every READ_SAMPLE_MS, "NS TOOK" into FILE: the
+# monotonic time and the packets A's TUN ring took (what the daemon read of it, to
+# within the ring's length). One process, so that sampling costs the flood no forks.
+read_sampler() {
+	n a python3 -c 'import sys, time
+path, secs, step = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]) / 1e3
+end = time.monotonic() + secs
+with open(sys.argv[4], "w") as out:
+    while time.monotonic() < end:
+        with open(path) as f:
+            out.write("%d %s" % (time.monotonic_ns(), f.read()))
+        time.sleep(step)' "/sys/class/net/${P}wa/statistics/tx_packets" "$2" \
+		"$READ_SAMPLE_MS" "$1"
+}
+
+# read_rates FILE: the slowest rate, in packets per second, at which the ring was read
+# over any READ_WINDOW_MS of FILE's samples; nothing if there were none that long.
+read_rates() {
+	python3 -c 'import sys
+s = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 2]
+win, slowest, j = int(sys.argv[2]) * 1000000, None, 0
+for i, (t, took) in enumerate(s):
+    j = max(j, i + 1)
+    while j < len(s) and s[j][0] - t < win:
+        j += 1
+    if j == len(s):
+        break
+    rate = (s[j][1] - took) * 1e9 / (s[j][0] - t)
+    slowest = rate if slowest is None or rate < slowest else slowest
+if slowest is not None:
+    print(int(slowest))' "$1" "$READ_WINDOW_MS"
 }
 
 # loss_bound DROPPED OFFERED PING_FILE: the ping loss (%) that ring drops at a rate of
@@ -186,7 +222,7 @@ bottleneck() {
 	log "$name: ping through the tunnel: loss $loss % (ring drops explain up to $bound %)," \
 		"p50 $p50 ms, p99 $p99 ms (bound $p99max ms), max $max ms"
 	log "$name: the bound: idle p99 $idle99 ms, the ring read at $READS_MIN packets/s at" \
-		"the slowest, byte limits up to $BQL_MAX bytes sampled"
+		"the slowest over ${READ_WINDOW_MS} ms, byte limits up to $BQL_MAX bytes sampled"
 	[ "$errs" = 0 ] || die "$name: $errs underlay send errors"
 	[ $((hwm * 1024)) -le $((MEM_LIMIT * 2 + (32 << 20))) ] ||
 		die "$name: the daemon's resident memory reached $hwm KiB for a $MEM_LIMIT-byte CAKE"
